@@ -1,0 +1,65 @@
+/**
+ * Environment parsing shared by every app. Each app declares one zod schema in its `env.ts` and
+ * calls {@link parseEnv} exactly once from `index.ts`; nothing reads `process.env` elsewhere.
+ */
+import { z } from 'zod';
+
+/** Thrown by {@link parseEnv} when the environment does not match the schema; lists every bad variable. */
+export class EnvError extends Error {
+  /** One line per invalid variable: `NAME: reason` (values are never included; they may be secrets). */
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid environment:\n  ${problems.join('\n  ')}`);
+    this.name = 'EnvError';
+    this.problems = problems;
+  }
+}
+
+/**
+ * Parses `env` (default `process.env`) with `schema`.
+ * @returns the typed, defaulted configuration.
+ * @throws {EnvError} naming every invalid variable (never echoing its value).
+ */
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.output<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new EnvError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  return result.data;
+}
+
+/** TCP port 0–65535 given as a decimal string (0 asks the OS for a free port). */
+export const port = (defaultPort: number) => z.coerce.number().int().min(0).max(65535).default(defaultPort);
+
+/** A boolean given as `1/0/true/false/yes/no` (case-insensitive). */
+export const flag = (defaultValue: boolean) =>
+  z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'TRUE', 'FALSE'])
+    .optional()
+    .transform((v) => (v === undefined ? defaultValue : ['1', 'true', 'yes', 'TRUE'].includes(v)));
+
+/** Log level accepted by pino. */
+export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+
+/**
+ * Env fragment every service shares:
+ * - `HOST` (default `127.0.0.1`), `LOG_LEVEL` (default `info`);
+ * - `DATA_DIR` — where SQLite files and generated local keys live (default `.data`);
+ * - `MYSQL_URL` — when set, the service's database is this MySQL/MariaDB URL
+ *   (`mysql://user:pass@host:3306/db`); otherwise SQLite under `DATA_DIR`;
+ * - `REDIS_URL` — when set, Redis is the cache; otherwise an in-process cache;
+ * - `SERVICE_CREDENTIAL` — this service's credential for calls to other services.
+ */
+export const serviceEnv = {
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: logLevel,
+  DATA_DIR: z.string().default('.data'),
+  MYSQL_URL: z.url({ protocol: /^mysql$/ }).optional(),
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+};
+
+/** An absolute http(s) URL of another service, e.g. `IDENTITY_URL=http://127.0.0.1:4001`. */
+export const serviceUrl = z.url({ protocol: /^https?$/ });

@@ -1,0 +1,43 @@
+/**
+ * Roles and principals. The role table below is the single source of truth for what each role
+ * permits; services enforce it through the `role` field of each procedure's meta (see `@runbook/rpc`).
+ * Role names follow the reference product's (Developer, Integrations Admin, Workspace Manager,
+ * Global User Admin).
+ */
+import { z } from 'zod';
+
+/** Every role, with what it permits. */
+export const roleTable = {
+  developer: 'Required for any API call. Read what the user can see; act on tasks assigned to them.',
+  integrations_admin: 'Create, edit and delete system parameters and integrations.',
+  workspace_manager: 'Create and manage workspaces, runbooks, tasks and teams (globally or in one workspace).',
+  global_user_admin: 'Manage users, teams, role assignments and other users\u2019 user app tokens.',
+} as const;
+
+/** A role name. */
+export type Role = keyof typeof roleTable;
+/** Zod enum of role names. */
+export const roleSchema = z.enum(Object.keys(roleTable) as [Role, ...Role[]]);
+/** All roles, in table order. */
+export const allRoles = Object.keys(roleTable) as Role[];
+
+/** A role held globally (`workspace_id` null) or within one workspace. */
+export const roleAssignmentSchema = z.object({ role: roleSchema, workspace_id: z.string().nullable() });
+export type RoleAssignment = z.infer<typeof roleAssignmentSchema>;
+
+/** Who is calling: a user (through a user app token) or another service (through a service credential). */
+export const principalSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('user'), user_id: z.string(), token_id: z.string(), roles: z.array(roleAssignmentSchema) }),
+  z.object({ kind: z.literal('service'), service: z.string() }),
+]);
+export type Principal = z.infer<typeof principalSchema>;
+export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+
+/**
+ * `true` when `principal` holds `role` globally, or in `workspaceId` when given.
+ * Services always pass; users need the assignment.
+ */
+export function hasRole(principal: Principal, role: Role, workspaceId?: string | null): boolean {
+  if (principal.kind === 'service') return true;
+  return principal.roles.some((r) => r.role === role && (r.workspace_id === null || (workspaceId != null && r.workspace_id === workspaceId)));
+}

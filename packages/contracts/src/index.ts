@@ -1,0 +1,10 @@
+/**
+ * Contracts shared by every service and the gateway: the error model, roles and principals,
+ * JSON:API document helpers, pagination, resource DTOs and the procedure meta type.
+ */
+export * from './auth.js';
+export * from './errors.js';
+export * from './jsonapi.js';
+export * from './meta.js';
+export * from './paging.js';
+export * from './resources.js';

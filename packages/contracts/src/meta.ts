@@ -1,0 +1,15 @@
+/** Procedure meta: OpenAPI publication (trpc-to-openapi) plus who may call and the REST success status. */
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Role } from './auth.js';
+
+/**
+ * - `auth`: `public` (no credential), `user` (the default: a user app token of a user holding
+ *   `developer`, or a service credential), `service` (service credential only; never published as REST).
+ * - `role`: a further role the caller must hold globally; workspace-scoped checks live in services.
+ * - `status`: REST status on success (default 200; 201 for creates, 204 for deletes).
+ */
+export type ProcedureMeta = OpenApiMeta & {
+  auth?: 'public' | 'user' | 'service';
+  role?: Role;
+  status?: 200 | 201 | 204;
+};

@@ -1,0 +1,156 @@
+/**
+ * Database access shared by every service: a Kysely instance on MySQL/MariaDB (mysql2) or SQLite
+ * (better-sqlite3), the migration runner, and the few helpers where the dialects differ. Services
+ * keep their own schema and migrations; nothing here knows any table.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  type Kysely as KyselyType,
+  Kysely,
+  type LogEvent,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  MysqlDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
+import { createPool } from 'mysql2';
+
+export { sql };
+export type { Migration };
+
+/** The engines a service can run on. */
+export type Dialect = 'sqlite' | 'mysql';
+
+/** Where a service's database lives. */
+export type DatabaseConfig =
+  | { dialect: 'sqlite'; /** file path, or `:memory:` */ file: string }
+  | { dialect: 'mysql'; /** `mysql://user:pass@host:port/database` */ url: string; poolSize?: number };
+
+/** Options for {@link createDb}. */
+export interface CreateDbOptions {
+  /** Called after every query with its SQL and duration (ms); used for query-count tests and slow-query logs. */
+  onQuery?: (event: { sql: string; durationMs: number; error?: unknown }) => void;
+}
+
+const dialectOfDb = new WeakMap<object, Dialect>();
+
+/**
+ * Opens a database. SQLite files get `foreign_keys=ON`, WAL journaling and a 5 s busy timeout; the
+ * parent folder is created. MySQL gets a connection pool (default 10 connections) that returns
+ * BIGINT columns as numbers.
+ * @returns a Kysely instance; call `destroy()` to close it.
+ */
+export function createDb<DB>(config: DatabaseConfig, options: CreateDbOptions = {}): Kysely<DB> {
+  const log = options.onQuery
+    ? (event: LogEvent) => {
+        options.onQuery?.({
+          sql: event.query.sql,
+          durationMs: event.queryDurationMillis,
+          ...(event.level === 'error' ? { error: event.error } : {}),
+        });
+      }
+    : undefined;
+  let db: Kysely<DB>;
+  if (config.dialect === 'sqlite') {
+    if (config.file !== ':memory:') mkdirSync(dirname(config.file), { recursive: true });
+    const database = new SQLite(config.file);
+    database.pragma('journal_mode = WAL');
+    database.pragma('foreign_keys = ON');
+    database.pragma('busy_timeout = 5000');
+    database.pragma('synchronous = NORMAL');
+    db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
+  } else {
+    const pool = createPool({
+      uri: config.url,
+      connectionLimit: config.poolSize ?? 10,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      timezone: 'Z',
+      charset: 'utf8mb4',
+    });
+    db = new Kysely<DB>({ dialect: new MysqlDialect({ pool }), ...(log ? { log } : {}) });
+  }
+  dialectOfDb.set(db, config.dialect);
+  return db;
+}
+
+/** The engine behind a Kysely instance (or transaction) made by {@link createDb}. */
+export function dialectOf(db: KyselyType<any>): Dialect {
+  const found = dialectOfDb.get(db);
+  if (found) return found;
+  // Transactions are new Kysely objects; ask the adapter instead.
+  return db.getExecutor().adapter.constructor.name.toLowerCase().includes('mysql') ? 'mysql' : 'sqlite';
+}
+
+/**
+ * Runs every pending migration, in name order, under Kysely's migration lock (safe with several
+ * replicas starting at once).
+ * @param migrations name → migration; names sort in the order they must run (timestamp prefixes).
+ * @throws the first migration error, after logging nothing itself.
+ */
+export async function migrateToLatest(db: Kysely<any>, migrations: Record<string, Migration>): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error');
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`, { cause: error });
+  }
+}
+
+/**
+ * Inserts one row and returns its generated integer id, on both engines (MySQL's `RETURNING`
+ * silently returns nothing, so this reads `insertId`).
+ */
+export async function insertReturningId<DB, T extends keyof DB & string>(
+  db: Kysely<DB>,
+  table: T,
+  values: Record<string, unknown>,
+): Promise<number> {
+  const result = await db
+    .insertInto(table)
+    .values(values as never)
+    .executeTakeFirstOrThrow();
+  const id = Number(result.insertId);
+  if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`insert into ${table} returned no id`);
+  return id;
+}
+
+/** `true` when `error` is a unique-constraint violation on either engine. */
+export function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: string; errno?: number };
+  return e.code === 'ER_DUP_ENTRY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/** `true` when `error` is a foreign-key violation on either engine. */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const e = error as { code?: string };
+  return (
+    e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ||
+    e.code === 'ER_NO_REFERENCED_ROW_2' ||
+    e.code === 'ER_ROW_IS_REFERENCED_2'
+  );
+}
+
+/** A cheap round trip (`SELECT 1`) for readiness probes. Resolves `true`, or `false` on any error. */
+export async function ping(db: Kysely<any>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Chooses the database of a service from its env: MySQL when `mysqlUrl` is set, else `<dataDir>/<service>.sqlite`. */
+export function databaseConfigFromEnv(service: string, env: { MYSQL_URL?: string | undefined; DATA_DIR: string }): DatabaseConfig {
+  if (env.MYSQL_URL) return { dialect: 'mysql', url: env.MYSQL_URL };
+  return { dialect: 'sqlite', file: `${env.DATA_DIR}/${service}.sqlite` };
+}
