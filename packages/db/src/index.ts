@@ -154,3 +154,15 @@ export function databaseConfigFromEnv(service: string, env: { MYSQL_URL?: string
   if (env.MYSQL_URL) return { dialect: 'mysql', url: env.MYSQL_URL };
   return { dialect: 'sqlite', file: `${env.DATA_DIR}/${service}.sqlite` };
 }
+
+export { InvalidCursorError, type KeysetSort, type PageInput, type PageOutput, paginate } from './paging.js';
+
+/** Current time as epoch milliseconds (how every service stores timestamps: BIGINT, dialect-neutral). */
+export const nowMs = (): number => Date.now();
+/** Epoch milliseconds (number or numeric string from a driver) → ISO-8601 UTC, or null. */
+export function msToIso(ms: number | string | null | undefined): string | null {
+  if (ms === null || ms === undefined) return null;
+  return new Date(Number(ms)).toISOString();
+}
+/** Like {@link msToIso} for non-null columns. */
+export const isoOf = (ms: number | string): string => new Date(Number(ms)).toISOString();

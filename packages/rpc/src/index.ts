@@ -11,4 +11,5 @@ export {
   type ServiceServerOptions,
   stopOnSignals,
 } from './server.js';
+export type { Logger } from 'pino';
 export { type BaseContext, createServiceTRPC, credentialFromHeader } from './trpc.js';

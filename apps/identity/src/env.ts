@@ -1,0 +1,18 @@
+/** Identity's environment, parsed once by `index.ts`. */
+import { port, serviceEnv } from '@runbook/config';
+import { z } from 'zod';
+
+export const identityEnvSchema = z.object({
+  ...serviceEnv,
+  PORT: port(4001),
+  /** Authentication results are reused for this long (ms); bounds how late a revocation takes effect. */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  /** Maximum user app token lifetime in days; unset = tokens may never expire. */
+  TOKEN_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
+  /** First run: create an admin user with every role and write its token to `<DATA_DIR>/admin-token`. */
+  BOOTSTRAP_ADMIN: z.enum(['0', '1']).default('0'),
+  BOOTSTRAP_ADMIN_EMAIL: z.email().default('admin@runbook.local'),
+  /** First run: issue credentials for these services (comma-separated) into `<DATA_DIR>/credentials/<name>`. */
+  BOOTSTRAP_SERVICE_CREDENTIALS: z.string().regex(/^[a-z0-9_,-]*$/).default(''),
+});
+export type IdentityEnv = z.infer<typeof identityEnvSchema>;

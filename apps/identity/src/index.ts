@@ -1,0 +1,43 @@
+/** Identity entry point: parse env, build dependencies, migrate, bootstrap, serve. */
+import { join } from 'node:path';
+import { createMemoryCache } from '@runbook/cache';
+import { parseEnv } from '@runbook/config';
+import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
+import { createLogger, stopOnSignals } from '@runbook/rpc';
+import { bootstrapAdmin, bootstrapServiceCredentials } from './bootstrap.js';
+import { migrations } from './db/migrations/index.js';
+import type { Database } from './db/database.js';
+import { defaultIdentityConfig, type IdentityDeps } from './deps.js';
+import { identityEnvSchema } from './env.js';
+import { createServer } from './server.js';
+
+const env = parseEnv(identityEnvSchema);
+const logger = createLogger('identity', env.LOG_LEVEL);
+const db = createDb<Database>(databaseConfigFromEnv('identity', env));
+await migrateToLatest(db, migrations);
+
+const deps: IdentityDeps = {
+  db,
+  authCache: createMemoryCache({ prefix: 'identity:' }),
+  logger,
+  now: Date.now,
+  config: {
+    ...defaultIdentityConfig,
+    authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+    tokenMaxLifetimeMs: env.TOKEN_MAX_LIFETIME_DAYS ? env.TOKEN_MAX_LIFETIME_DAYS * 86_400_000 : null,
+  },
+};
+
+if (env.BOOTSTRAP_SERVICE_CREDENTIALS) {
+  const names = env.BOOTSTRAP_SERVICE_CREDENTIALS.split(',').filter(Boolean);
+  await bootstrapServiceCredentials(deps, names, join(env.DATA_DIR, 'credentials'));
+}
+if (env.BOOTSTRAP_ADMIN === '1') {
+  const token = await bootstrapAdmin(deps, env.BOOTSTRAP_ADMIN_EMAIL, join(env.DATA_DIR, 'admin-token'));
+  if (token) logger.info({ email: env.BOOTSTRAP_ADMIN_EMAIL, token_file: join(env.DATA_DIR, 'admin-token') }, 'created the admin user');
+}
+
+const server = await createServer(deps);
+const url = await server.start({ port: env.PORT, host: env.HOST });
+logger.info({ url }, 'identity listening');
+stopOnSignals(server, logger);

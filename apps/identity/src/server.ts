@@ -1,0 +1,20 @@
+/** `createServer(deps)`: identity's HTTP server (tRPC at `/trpc`, `/healthz`, `/readyz`). */
+import { ping } from '@runbook/db';
+import { createServiceServer, type ServiceServer } from '@runbook/rpc';
+import type { IdentityDeps } from './deps.js';
+import { identityRouter } from './router.js';
+import { createContext } from './trpc.js';
+
+export function createServer(deps: IdentityDeps): Promise<ServiceServer> {
+  return createServiceServer({
+    name: 'identity',
+    router: identityRouter,
+    createContext: createContext(deps),
+    logger: deps.logger,
+    readiness: async () => ({ database: await ping(deps.db) }),
+    onClose: async () => {
+      await deps.db.destroy();
+      await deps.authCache.close();
+    },
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * Offset and keyset pagination over any Kysely select. Keyset cursors (`page[after]`) make every
+ * page cost the same at any depth; `page[number]` is an offset (cost grows with depth).
+ */
+import type { SelectQueryBuilder } from 'kysely';
+
+/** What a list request asks for. `after` (an opaque cursor from a previous page) wins over `number`. */
+export interface PageInput {
+  number: number;
+  size: number;
+  after?: string | undefined;
+}
+
+/** One page: `total` is counted when the first page of a walk is read and carried in the cursor after that. */
+export interface PageOutput<T> {
+  items: T[];
+  number: number;
+  size: number;
+  total: number;
+  next_cursor: string | null;
+}
+
+/** Sort order of a list: a column of the row (unique together with `idColumn`) and a direction. */
+export interface KeysetSort {
+  /** Fully qualified column, e.g. `runbooks.name`. */
+  column: string;
+  /** The same column's name in the selected row, e.g. `name`. */
+  key: string;
+  direction: 'asc' | 'desc';
+  /** Tie-breaker id column (fully qualified) and its row key; ids must be integers. */
+  idColumn: string;
+  idKey: string;
+}
+
+type Cursor = [value: string | number | null, id: number, number: number, total: number];
+
+/** Thrown for a cursor that was not produced by this server (the caller maps it to a 400). */
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('page[after] is not a cursor this server produced');
+    this.name = 'InvalidCursorError';
+  }
+}
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify(c)).toString('base64url');
+}
+
+function decodeCursor(s: string): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown;
+    if (
+      Array.isArray(c) &&
+      c.length === 4 &&
+      (typeof c[0] === 'string' || typeof c[0] === 'number' || c[0] === null) &&
+      Number.isSafeInteger(c[1]) &&
+      Number.isSafeInteger(c[2]) &&
+      Number.isSafeInteger(c[3])
+    ) {
+      return c as Cursor;
+    }
+  } catch {
+    /* fall through */
+  }
+  throw new InvalidCursorError();
+}
+
+/**
+ * Reads one page of `query` (filters applied, no order or limit) in at most two queries: the page,
+ * and — only when no cursor is given — the total count.
+ * @throws {InvalidCursorError} for a cursor this function did not produce.
+ */
+export async function paginate<DB, TB extends keyof DB, O extends Record<string, unknown>>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  sort: KeysetSort,
+  page: PageInput,
+): Promise<PageOutput<O>> {
+  const q = query as unknown as SelectQueryBuilder<any, any, any>;
+  const cursor = page.after ? decodeCursor(page.after) : undefined;
+  const op = sort.direction === 'asc' ? '>' : '<';
+  let pageQuery = q.orderBy(sort.column, sort.direction).limit(page.size + 1);
+  if (sort.column !== sort.idColumn) pageQuery = pageQuery.orderBy(sort.idColumn, sort.direction);
+  let number = page.number;
+  let total: number | undefined;
+  if (cursor) {
+    const [value, id, cursorNumber, cursorTotal] = cursor;
+    number = cursorNumber;
+    total = cursorTotal;
+    pageQuery =
+      sort.column === sort.idColumn
+        ? pageQuery.where(sort.idColumn, op, id)
+        : pageQuery.where((eb: any) =>
+            eb.or([eb(sort.column, op, value), eb.and([eb(sort.column, '=', value), eb(sort.idColumn, op, id)])]),
+          );
+  } else if (number > 1) {
+    pageQuery = pageQuery.offset((number - 1) * page.size);
+  }
+  const [rows, counted] = await Promise.all([
+    pageQuery.execute() as Promise<O[]>,
+    total === undefined
+      ? (q.clearSelect().select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirst() as Promise<{ n: number | string }>)
+      : Promise.resolve(undefined),
+  ]);
+  if (counted) total = Number(counted.n);
+  const hasMore = rows.length > page.size;
+  const items = hasMore ? rows.slice(0, page.size) : rows;
+  const last = items[items.length - 1];
+  const next_cursor =
+    hasMore && last
+      ? encodeCursor([(last[sort.key] as string | number | null) ?? null, Number(last[sort.idKey]), number + 1, total ?? 0])
+      : null;
+  return { items, number, size: page.size, total: total ?? 0, next_cursor };
+}
