@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts'],
+    include: ['apps/*/src/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'tests/*/src/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

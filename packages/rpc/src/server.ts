@@ -5,7 +5,7 @@
  */
 import type { AnyRouter } from '@trpc/server';
 import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
 
@@ -16,8 +16,14 @@ export interface ServiceServerOptions<TRouter extends AnyRouter> {
   router: TRouter;
   /** Builds the tRPC context from a request (read headers only; no I/O). */
   createContext: (req: FastifyRequest) => unknown;
-  /** Dependency checks for `/readyz`: name → reachable. */
+  /** Dependency checks for `/readyz`: name → reachable. Any `false` makes `/readyz` answer 503. */
   readiness: () => Promise<Record<string, boolean>>;
+  /**
+   * Checks reported by `/readyz` without failing it: dependencies the service degrades without
+   * (Redis: requests fall back to the database), so an outage of one does not pull every replica
+   * out of the load balancer.
+   */
+  informational?: () => Promise<Record<string, boolean>>;
   logger: Logger;
   /** Largest request body in bytes (default 1 MiB); larger bodies get 413. */
   bodyLimit?: number;
@@ -50,7 +56,8 @@ export async function createServiceServer<TRouter extends AnyRouter>(
 ): Promise<ServiceServer> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Per-request log lines cost throughput; unexpected errors are logged by tRPC's onError.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? 1_048_576,
     routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
@@ -59,9 +66,15 @@ export async function createServiceServer<TRouter extends AnyRouter>(
 
   app.get('/healthz', async () => ({ status: 'ok', service: options.name }));
   app.get('/readyz', async (_req, reply) => {
-    const checks = await options.readiness();
+    const [checks, informational] = await Promise.all([options.readiness(), options.informational?.() ?? {}]);
     const ok = Object.values(checks).every(Boolean);
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', service: options.name, checks });
+    const degraded = Object.entries(informational).filter(([, up]) => !up).map(([name]) => name);
+    return reply.code(ok ? 200 : 503).send({
+      status: ok ? (degraded.length > 0 ? 'degraded' : 'ready') : 'unavailable',
+      service: options.name,
+      checks: { ...checks, ...informational },
+      ...(degraded.length > 0 ? { degraded } : {}),
+    });
   });
 
   await app.register(fastifyTRPCPlugin, {

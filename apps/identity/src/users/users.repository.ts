@@ -1,5 +1,5 @@
 /** The only code that touches the users and role_assignments tables. */
-import { insertReturningId, type KeysetSort, type PageInput, paginate } from '@runbook/db';
+import { insertReturningId, type KeysetSort, type PageInput, paginate, sql } from '@runbook/db';
 import type { Kysely } from 'kysely';
 import type { Database, NewUserRow, UserRow } from '../db/database.js';
 
@@ -21,8 +21,15 @@ export async function updateUser(db: Db, id: number, changes: Partial<NewUserRow
 export function listUsers(db: Db, filters: { query?: string | undefined; archived?: boolean | undefined }, page: PageInput) {
   let q = db.selectFrom('users').selectAll();
   if (filters.query) {
-    const like = `%${filters.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    q = q.where((eb) => eb.or([eb('email', 'like', like), eb('first_name', 'like', like), eb('last_name', 'like', like)]));
+    // `!` as the LIKE escape character behaves the same on MySQL and SQLite (a backslash does not).
+    const like = `%${filters.query.replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        sql<boolean>`email like ${like} escape '!'`,
+        sql<boolean>`first_name like ${like} escape '!'`,
+        sql<boolean>`last_name like ${like} escape '!'`,
+      ]),
+    );
   }
   if (filters.archived !== undefined) q = q.where('archived', '=', filters.archived ? 1 : 0);
   const sort: KeysetSort = { column: 'users.id', key: 'id', direction: 'asc', idColumn: 'users.id', idKey: 'id' };

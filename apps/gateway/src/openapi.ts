@@ -1,0 +1,53 @@
+/**
+ * The OpenAPI 3.1 document, generated from the gateway router by trpc-to-openapi. Error responses
+ * are rewritten to the documented error document (`{"errors": [...]}`) that the gateway really sends.
+ */
+import { errorDocumentSchema } from '@runbook/contracts';
+import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { CURRENT_API_VERSION } from './api-version.js';
+import { gatewayRouter } from './router.js';
+
+const ERROR_STATUSES: Record<string, string> = {
+  '400': 'Malformed request (bad JSON, bad header, bad cursor).',
+  '401': 'Missing, malformed, unknown, expired or revoked bearer token.',
+  '403': 'Valid token, but the user lacks the required role.',
+  '404': 'Not found, or not visible to the caller.',
+  '409': 'Conflict (name taken, stale version).',
+  '413': 'Request body or value too large.',
+  '422': 'Validation failed; `source.pointer` names the field.',
+  '429': 'Rate limited; see `Retry-After`.',
+  '503': 'A backing service is unavailable; see `Retry-After`.',
+};
+
+/** Builds the document for clients reaching the gateway at `baseUrl`. */
+export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
+  const doc = generateOpenApiDocument(gatewayRouter, {
+    title: 'Runbook Platform API',
+    description:
+      'REST API of the Runbook Platform. Send `Authorization: Bearer <user app token>`; every call needs the `developer` role. ' +
+      'Documents follow JSON:API conventions; errors are `{"errors": [{status, code, title, detail, source?}]}`. ' +
+      'Lists take `page[number]`, `page[size]` (default 25, max 100) and `page[after]` (the cursor in `links.next`).',
+    version: CURRENT_API_VERSION,
+    baseUrl,
+    securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A user app token (`rbt_…`).' } },
+  });
+  const { $schema: _ignored, id: _id, ...errorSchema } = z.toJSONSchema(errorDocumentSchema) as Record<string, unknown>;
+  doc.components ??= {};
+  doc.components.schemas = { ...doc.components.schemas, ErrorDocument: errorSchema as never };
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, { responses?: Record<string, unknown> }>)) {
+      if (!op?.responses) continue;
+      for (const status of Object.keys(op.responses)) {
+        if (status === 'default' || Number(status) >= 400) delete op.responses[status];
+      }
+      for (const [status, description] of Object.entries(ERROR_STATUSES)) {
+        op.responses[status] = {
+          description,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDocument' } } },
+        };
+      }
+    }
+  }
+  return doc;
+}

@@ -1,0 +1,176 @@
+/** REST `/core/users`, `/core/users/{user_id}/user_app_tokens` and `/core/role_types` (reference API). */
+import {
+  idSchema,
+  listDocument as listDocumentSchema,
+  pageQueryShape,
+  resourceSchema,
+  roleTable,
+  singleDocument,
+  strictBody,
+  userAppTokenAttributes,
+  userAppTokenCreateAttributes,
+  type UserAppTokenDto,
+  userAttributes,
+  type UserDto,
+  writeDocument,
+  roleAssignmentSchema,
+} from '@runbook/contracts';
+import { z } from 'zod';
+import { listDocument, one, pageRequestOf } from '../jsonapi.js';
+import { forwardingProcedure, router } from '../trpc.js';
+
+export const userResource = resourceSchema('user', userAttributes).meta({ id: 'User' });
+export const userAppTokenResource = resourceSchema(
+  'user_app_token',
+  userAppTokenAttributes,
+  z.object({ user: z.object({ data: z.object({ id: z.string(), type: z.literal('user') }).nullable() }) }),
+).meta({ id: 'UserAppToken' });
+
+const toUser = ({ id, ...attributes }: UserDto) => ({ id, type: 'user' as const, attributes });
+const toToken = ({ id, user_id, ...attributes }: UserAppTokenDto) => ({
+  id,
+  type: 'user_app_token' as const,
+  attributes,
+  relationships: { user: one('user', user_id) },
+});
+
+export const usersRouter = router({
+  /** List Users; `query` searches names and email. Role: developer. */
+  list: forwardingProcedure
+    .meta({ openapi: { method: 'GET', path: '/core/users', tags: ['users'], summary: 'List Users' } })
+    .input(z.object({ query: z.string().max(200).optional(), ...pageQueryShape }))
+    .output(listDocumentSchema(userResource))
+    .query(async ({ ctx, input }) => {
+      const page = await ctx.deps.identity.users.list.query(
+        { ...(input.query ? { query: input.query } : {}), page: pageRequestOf(input) },
+        ctx.forward,
+      );
+      return listDocument(ctx.deps.publicUrl, '/core/users', { query: input.query }, input, page, toUser);
+    }),
+
+  /** The calling user. Role: developer. */
+  me: forwardingProcedure
+    .meta({ openapi: { method: 'GET', path: '/core/me', tags: ['users'], summary: 'Get the calling user' } })
+    .input(z.object({}))
+    .output(singleDocument(userResource))
+    .query(async ({ ctx }) => ({ data: toUser(await ctx.deps.identity.users.me.query(undefined, ctx.forward)) })),
+
+  /** Get a User. Errors: 404. Role: developer. */
+  get: forwardingProcedure
+    .meta({ openapi: { method: 'GET', path: '/core/users/{id}', tags: ['users'], summary: 'Get a User' } })
+    .input(z.object({ id: idSchema }))
+    .output(singleDocument(userResource))
+    .query(async ({ ctx, input }) => ({ data: toUser(await ctx.deps.identity.users.get.query(input, ctx.forward)) })),
+
+  /** Create a User with `first_name`, `last_name`, `email`, `roles`. Role: global_user_admin. Errors: 409 `email_taken`, 422. */
+  create: forwardingProcedure
+    .meta({
+      role: 'global_user_admin',
+      status: 201,
+      openapi: { method: 'POST', path: '/core/users', tags: ['users'], summary: 'Create a User' },
+    })
+    .input(
+      z.object({
+        data: strictBody(
+          writeDocument(
+            'user',
+            z.object({
+              first_name: z.string().trim().min(1).max(100).meta({ example: 'Ada' }),
+              last_name: z.string().trim().min(1).max(100).meta({ example: 'Lovelace' }),
+              email: z.email().max(254).meta({ example: 'ada@example.com' }),
+              roles: z.array(roleAssignmentSchema).max(50).default([]),
+            }),
+          ),
+        ),
+      }),
+    )
+    .output(singleDocument(userResource))
+    .mutation(async ({ ctx, input }) => ({
+      data: toUser(await ctx.deps.identity.users.create.mutate(input.data.attributes, ctx.forward)),
+    })),
+
+  /** Archive a User: their tokens stop working at once. 204. Role: global_user_admin. */
+  archive: forwardingProcedure
+    .meta({
+      role: 'global_user_admin',
+      status: 204,
+      openapi: { method: 'PATCH', path: '/core/users/{id}/archive', tags: ['users'], summary: 'Archive a User' },
+    })
+    .input(z.object({ id: idSchema }))
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await ctx.deps.identity.users.archive.mutate(input, ctx.forward);
+    }),
+});
+
+export const userAppTokensRouter = router({
+  /** List a user's User App Tokens (never their plaintext). Role: the user themselves or global_user_admin. */
+  list: forwardingProcedure
+    .meta({
+      openapi: { method: 'GET', path: '/core/users/{user_id}/user_app_tokens', tags: ['user_app_tokens'], summary: 'List User App Tokens' },
+    })
+    .input(z.object({ user_id: idSchema }))
+    .output(z.object({ data: z.array(userAppTokenResource) }))
+    .query(async ({ ctx, input }) => ({
+      data: (await ctx.deps.identity.userAppTokens.list.query(input, ctx.forward)).map(toToken),
+    })),
+
+  /**
+   * Create a User App Token (`label` required, `expires_at` optional). The plaintext token is in
+   * `meta.token`, shown this once. Role: the user themselves or global_user_admin. Errors: 422 `invalid_expiry`.
+   */
+  create: forwardingProcedure
+    .meta({
+      status: 201,
+      openapi: { method: 'POST', path: '/core/users/{user_id}/user_app_tokens', tags: ['user_app_tokens'], summary: 'Create a User App Token' },
+    })
+    .input(z.object({ user_id: idSchema, data: strictBody(writeDocument('user_app_token', userAppTokenCreateAttributes)) }))
+    .output(singleDocument(userAppTokenResource).extend({ meta: z.object({ token: z.string() }) }))
+    .mutation(async ({ ctx, input }) => {
+      const { token, plaintext } = await ctx.deps.identity.userAppTokens.create.mutate(
+        { user_id: input.user_id, ...input.data.attributes },
+        ctx.forward,
+      );
+      return { data: toToken(token), meta: { token: plaintext } };
+    }),
+
+  /** Revoke a User App Token; 204. Role: the user themselves or global_user_admin. Errors: 404. */
+  revoke: forwardingProcedure
+    .meta({
+      status: 204,
+      openapi: {
+        method: 'DELETE',
+        path: '/core/users/{user_id}/user_app_tokens/{id}',
+        tags: ['user_app_tokens'],
+        summary: 'Revoke a User App Token',
+      },
+    })
+    .input(z.object({ user_id: idSchema, id: idSchema }))
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await ctx.deps.identity.userAppTokens.revoke.mutate(input, ctx.forward);
+    }),
+});
+
+export const roleTypesRouter = router({
+  /** List Role Types: every role and what it permits (one table: `roleTable` in @runbook/contracts). Role: developer. */
+  list: forwardingProcedure
+    .meta({ openapi: { method: 'GET', path: '/core/role_types', tags: ['users'], summary: 'List Role Types' } })
+    .input(z.object({}))
+    .output(
+      z.object({
+        data: z.array(z.object({ id: z.string(), type: z.literal('role_type'), attributes: z.object({ name: z.string(), description: z.string() }) })),
+      }),
+    )
+    .query(async ({ ctx }) => {
+      // Validates the caller like every other route before answering.
+      await ctx.deps.identity.users.me.query(undefined, ctx.forward);
+      return {
+        data: Object.entries(roleTable).map(([name, description]) => ({
+          id: name,
+          type: 'role_type' as const,
+          attributes: { name, description },
+        })),
+      };
+    }),
+});
