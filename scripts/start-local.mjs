@@ -80,7 +80,11 @@ export async function startPlatform(options) {
         ...env,
         ...(options.serviceEnv?.[name] ?? {}),
       },
-      stdio: ['ignore', options.output === 'ignore' ? 'ignore' : 'pipe', options.output === 'ignore' ? 'ignore' : 'pipe'],
+      stdio: [
+        'ignore',
+        options.output === 'ignore' ? 'ignore' : 'pipe',
+        options.output === 'ignore' ? 'ignore' : 'pipe',
+      ],
     });
     children[name] = child;
     if (options.output !== 'ignore') {
@@ -153,7 +157,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(`  OpenAPI       ${platform.gatewayUrl}/openapi.json`);
   console.log(`  tRPC          ${platform.gatewayUrl}/trpc`);
   if (platform.createdAdmin) {
-    console.log(`\n  Admin user app token (shown once; also saved to ${join(process.env.DATA_DIR ?? '.data', 'admin-token')}):\n`);
+    console.log(
+      `\n  Admin user app token (shown once; also saved to ${join(process.env.DATA_DIR ?? '.data', 'admin-token')}):\n`,
+    );
     console.log(`    ${platform.adminToken}\n`);
   } else {
     console.log(`\n  Admin token: see ${join(process.env.DATA_DIR ?? '.data', 'admin-token')}`);

@@ -14,6 +14,8 @@ import { forbidden, hasRole, type Principal } from '@runbook/contracts';
 /** @throws {AppError} 403 unless `principal` may change runbooks and tasks of `workspaceId`. */
 export function assertCanManageWorkspace(principal: Principal, workspaceId: number): void {
   if (!hasRole(principal, 'workspace_manager', String(workspaceId))) {
-    throw forbidden(`The workspace_manager role (globally or for workspace ${workspaceId}) is required for this change.`);
+    throw forbidden(
+      `The workspace_manager role (globally or for workspace ${workspaceId}) is required for this change.`,
+    );
   }
 }

@@ -11,9 +11,14 @@ export async function readPage<T>(page: Promise<T>): Promise<T> {
     return await page;
   } catch (error) {
     if (error instanceof InvalidCursorError) {
-      throw new AppError(400, 'invalid_cursor', 'page[after] is not a cursor from this list; follow links.next or start again from page 1.', {
-        source: { parameter: 'page[after]' },
-      });
+      throw new AppError(
+        400,
+        'invalid_cursor',
+        'page[after] is not a cursor from this list; follow links.next or start again from page 1.',
+        {
+          source: { parameter: 'page[after]' },
+        },
+      );
     }
     throw error;
   }

@@ -8,7 +8,11 @@ export interface Context extends BaseContext {
 }
 
 /** Context from plain values (tests use this). */
-export function createContextInner(deps: CatalogDeps, credential: string | null, malformedAuthorization = false): Context {
+export function createContextInner(
+  deps: CatalogDeps,
+  credential: string | null,
+  malformedAuthorization = false,
+): Context {
   return { deps, credential, malformedAuthorization, authenticate: deps.authenticate };
 }
 

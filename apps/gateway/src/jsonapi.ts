@@ -4,7 +4,7 @@
  * `links.next` always carries a keyset cursor (`page[after]`), so following it costs the same at
  * any depth; `prev`/`last` are offset links.
  */
-import { type Page, PAGE_SIZE_DEFAULT } from '@runbook/contracts';
+import { PAGE_SIZE_DEFAULT, type Page } from '@runbook/contracts';
 
 type Query = Record<string, string | number | boolean | undefined>;
 

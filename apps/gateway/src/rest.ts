@@ -8,7 +8,7 @@
  * - successes use the procedure's `meta.status` (201 create, 204 delete);
  * - `Retry-After` accompanies 429/503; `Api-Version` is negotiated and echoed.
  */
-import { errorTitles, type ErrorStatus, type ProcedureMeta } from '@runbook/contracts';
+import { type ErrorStatus, errorTitles, type ProcedureMeta } from '@runbook/contracts';
 import { retryAfterOf } from '@runbook/rpc';
 import type { AnyRouter, TRPCError } from '@trpc/server';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

@@ -30,14 +30,18 @@ export function createServer(deps: GatewayDeps, options: GatewayOptions = {}): P
     readiness: async () => {
       // A service is ready when its tRPC endpoint answers at all (a 401 proves it is up).
       const probe = (call: () => Promise<unknown>) =>
-        readinessOf(() => call().catch((e: { data?: { httpStatus?: number } }) => {
-          if (e?.data?.httpStatus && e.data.httpStatus < 500) return;
-          throw e;
-        }));
+        readinessOf(() =>
+          call().catch((e: { data?: { httpStatus?: number } }) => {
+            if (e?.data?.httpStatus && e.data.httpStatus < 500) return;
+            throw e;
+          }),
+        );
       const [identity, catalog, secrets] = await Promise.all([
         probe(() => deps.identity.users.me.query(undefined, { context: { credential: 'readiness-probe' } })),
         probe(() => deps.catalog.workspaces.list.query({ page: {} }, { context: { credential: 'readiness-probe' } })),
-        probe(() => deps.secrets.systemParameters.list.query({ page: {} }, { context: { credential: 'readiness-probe' } })),
+        probe(() =>
+          deps.secrets.systemParameters.list.query({ page: {} }, { context: { credential: 'readiness-probe' } }),
+        ),
       ]);
       return { identity, catalog, secrets };
     },

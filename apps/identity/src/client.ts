@@ -2,11 +2,12 @@
  * What other services import from identity: a typed client and a cached authenticator that asks
  * identity's internal `auth.authenticate` with the caller's service credential.
  */
-import { AppError, type Principal, unauthorized } from '@runbook/contracts';
+
+import { createHash } from 'node:crypto';
 import type { Cache } from '@runbook/cache';
+import { AppError, type Principal, unauthorized } from '@runbook/contracts';
 import { createServiceClient } from '@runbook/rpc';
 import { TRPCClientError } from '@trpc/client';
-import { createHash } from 'node:crypto';
 import type { IdentityRouter } from './router.js';
 
 /** A typed tRPC client for identity at `baseUrl`, authenticating with `serviceCredential` by default. */
@@ -39,7 +40,10 @@ export function createCachedAuthenticator(client: IdentityClient, cache: Cache, 
             const errors = (error.shape as { errors?: AppError['errors'] } | undefined)?.errors;
             if (errors?.[0]?.status === '401') throw unauthorized(errors[0].detail);
             if (errors) throw AppError.fromErrors(errors);
-            throw new AppError(503, 'service_unavailable', 'The identity service is unavailable; try again shortly.', { retryAfter: 1, cause: error });
+            throw new AppError(503, 'service_unavailable', 'The identity service is unavailable; try again shortly.', {
+              retryAfter: 1,
+              cause: error,
+            });
           }
           throw error;
         })

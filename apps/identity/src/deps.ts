@@ -1,7 +1,7 @@
 /** Identity's dependencies, built once by `index.ts` (or by tests) and passed down. */
 import type { Cache } from '@runbook/cache';
-import type { Kysely } from 'kysely';
 import type { Logger } from '@runbook/rpc';
+import type { Kysely } from 'kysely';
 import type { Database } from './db/database.js';
 
 export interface IdentityConfig {

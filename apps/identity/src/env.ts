@@ -13,6 +13,9 @@ export const identityEnvSchema = z.object({
   BOOTSTRAP_ADMIN: z.enum(['0', '1']).default('0'),
   BOOTSTRAP_ADMIN_EMAIL: z.email().default('admin@runbook.local'),
   /** First run: issue credentials for these services (comma-separated) into `<DATA_DIR>/credentials/<name>`. */
-  BOOTSTRAP_SERVICE_CREDENTIALS: z.string().regex(/^[a-z0-9_,-]*$/).default(''),
+  BOOTSTRAP_SERVICE_CREDENTIALS: z
+    .string()
+    .regex(/^[a-z0-9_,-]*$/)
+    .default(''),
 });
 export type IdentityEnv = z.infer<typeof identityEnvSchema>;

@@ -5,8 +5,8 @@ import { parseEnv } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
 import { bootstrapAdmin, bootstrapServiceCredentials } from './bootstrap.js';
-import { migrations } from './db/migrations/index.js';
 import type { Database } from './db/database.js';
+import { migrations } from './db/migrations/index.js';
 import { defaultIdentityConfig, type IdentityDeps } from './deps.js';
 import { identityEnvSchema } from './env.js';
 import { createServer } from './server.js';
@@ -34,7 +34,11 @@ if (env.BOOTSTRAP_SERVICE_CREDENTIALS) {
 }
 if (env.BOOTSTRAP_ADMIN === '1') {
   const token = await bootstrapAdmin(deps, env.BOOTSTRAP_ADMIN_EMAIL, join(env.DATA_DIR, 'admin-token'));
-  if (token) logger.info({ email: env.BOOTSTRAP_ADMIN_EMAIL, token_file: join(env.DATA_DIR, 'admin-token') }, 'created the admin user');
+  if (token)
+    logger.info(
+      { email: env.BOOTSTRAP_ADMIN_EMAIL, token_file: join(env.DATA_DIR, 'admin-token') },
+      'created the admin user',
+    );
 }
 
 const server = await createServer(deps);

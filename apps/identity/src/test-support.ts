@@ -1,16 +1,15 @@
 /** Test dependencies for identity: a fresh migrated database per dialect and a fixed clock. */
 import { createMemoryCache } from '@runbook/cache';
+import { allRoles, type Role } from '@runbook/contracts';
 import type { Dialect } from '@runbook/db';
 import { createTestDatabase } from '@runbook/db/testing';
 import { createLogger } from '@runbook/rpc';
-import { allRoles, type Role } from '@runbook/contracts';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
 import { defaultIdentityConfig, type IdentityDeps } from './deps.js';
-import { createCallerFactory } from './trpc.js';
 import { identityRouter } from './router.js';
-import { createContextInner } from './trpc.js';
 import { createToken } from './tokens/tokens.service.js';
+import { createCallerFactory, createContextInner } from './trpc.js';
 import { createUser } from './users/users.service.js';
 
 export interface IdentityTestKit {

@@ -10,7 +10,11 @@ export interface Context extends BaseContext {
 }
 
 /** Context from plain values (tests use this). */
-export function createContextInner(deps: IdentityDeps, credential: string | null, malformedAuthorization = false): Context {
+export function createContextInner(
+  deps: IdentityDeps,
+  credential: string | null,
+  malformedAuthorization = false,
+): Context {
   return {
     deps,
     credential,

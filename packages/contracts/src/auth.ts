@@ -27,7 +27,12 @@ export type RoleAssignment = z.infer<typeof roleAssignmentSchema>;
 
 /** Who is calling: a user (through a user app token) or another service (through a service credential). */
 export const principalSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('user'), user_id: z.string(), token_id: z.string(), roles: z.array(roleAssignmentSchema) }),
+  z.object({
+    kind: z.literal('user'),
+    user_id: z.string(),
+    token_id: z.string(),
+    roles: z.array(roleAssignmentSchema),
+  }),
   z.object({ kind: z.literal('service'), service: z.string() }),
 ]);
 export type Principal = z.infer<typeof principalSchema>;
@@ -39,5 +44,7 @@ export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
  */
 export function hasRole(principal: Principal, role: Role, workspaceId?: string | null): boolean {
   if (principal.kind === 'service') return true;
-  return principal.roles.some((r) => r.role === role && (r.workspace_id === null || (workspaceId != null && r.workspace_id === workspaceId)));
+  return principal.roles.some(
+    (r) => r.role === role && (r.workspace_id === null || (workspaceId != null && r.workspace_id === workspaceId)),
+  );
 }

@@ -60,7 +60,13 @@ export class AppError extends Error {
     status: ErrorStatus,
     code: string,
     detail: string,
-    options: { source?: ErrorSource; meta?: Record<string, unknown>; more?: ErrorObject[]; retryAfter?: number; cause?: unknown } = {},
+    options: {
+      source?: ErrorSource;
+      meta?: Record<string, unknown>;
+      more?: ErrorObject[];
+      retryAfter?: number;
+      cause?: unknown;
+    } = {},
   ) {
     super(detail, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
@@ -77,12 +83,17 @@ export class AppError extends Error {
   static fromErrors(errors: ErrorObject[], retryAfter?: number): AppError {
     const [first, ...more] = errors;
     const status = Number(first?.status ?? 500) as ErrorStatus;
-    const e = new AppError(errorTitles[status] ? status : 500, first?.code ?? 'internal_error', first?.detail ?? 'Unknown error', {
-      ...(first?.source ? { source: first.source } : {}),
-      ...(first?.meta ? { meta: first.meta } : {}),
-      more,
-      ...(retryAfter === undefined ? {} : { retryAfter }),
-    });
+    const e = new AppError(
+      errorTitles[status] ? status : 500,
+      first?.code ?? 'internal_error',
+      first?.detail ?? 'Unknown error',
+      {
+        ...(first?.source ? { source: first.source } : {}),
+        ...(first?.meta ? { meta: first.meta } : {}),
+        more,
+        ...(retryAfter === undefined ? {} : { retryAfter }),
+      },
+    );
     return e;
   }
 }
@@ -95,7 +106,8 @@ export const unauthorized = (detail = 'A valid bearer token is required.') => ne
 /** 403 `forbidden`: valid credential, insufficient role. */
 export const forbidden = (detail: string) => new AppError(403, 'forbidden', detail);
 /** 404 `not_found`: missing or not visible to the caller. */
-export const notFound = (type: string, id: string) => new AppError(404, 'not_found', `No ${type} with id ${JSON.stringify(id)}.`);
+export const notFound = (type: string, id: string) =>
+  new AppError(404, 'not_found', `No ${type} with id ${JSON.stringify(id)}.`);
 /** 409 with a specific `code` (e.g. `name_taken`, `version_conflict`). */
 export const conflict = (code: string, detail: string, meta?: Record<string, unknown>) =>
   new AppError(409, code, detail, meta ? { meta } : {});
@@ -112,7 +124,9 @@ export const errorDocumentSchema = z
         code: z.string().meta({ example: 'not_found' }),
         title: z.string().meta({ example: 'Not Found' }),
         detail: z.string(),
-        source: z.object({ pointer: z.string().optional(), parameter: z.string().optional(), header: z.string().optional() }).optional(),
+        source: z
+          .object({ pointer: z.string().optional(), parameter: z.string().optional(), header: z.string().optional() })
+          .optional(),
         meta: z.record(z.string(), z.unknown()).optional(),
       }),
     ),

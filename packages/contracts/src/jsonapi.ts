@@ -24,13 +24,9 @@ export const PAGE_SIZE_MAX = 100;
  * an offset scan proportional to its depth.
  */
 export const pageQueryShape = {
-  'page[number]': z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(1_000_000)
-    .optional()
-    .meta({ description: 'Page number, 1-based (default 1). Deep pages cost an offset scan; follow `links.next` instead.' }),
+  'page[number]': z.coerce.number().int().min(1).max(1_000_000).optional().meta({
+    description: 'Page number, 1-based (default 1). Deep pages cost an offset scan; follow `links.next` instead.',
+  }),
   'page[size]': z.coerce
     .number()
     .int()
@@ -66,7 +62,8 @@ export const listLinksSchema = z.object({
 export const toOne = (type: string) =>
   z.object({ data: z.object({ id: z.string(), type: z.literal(type) }).nullable() });
 /** A to-many relationship: `{"data": [{"id", "type"}, …]}`. */
-export const toMany = (type: string) => z.object({ data: z.array(z.object({ id: z.string(), type: z.literal(type) })) });
+export const toMany = (type: string) =>
+  z.object({ data: z.array(z.object({ id: z.string(), type: z.literal(type) })) });
 
 /**
  * A resource object schema: `{id, type, attributes, relationships?}`.
@@ -138,7 +135,12 @@ export const sortSchema = <F extends string>(fields: readonly [F, ...F[]]) =>
     .meta({ description: `Sort by ${fields.join(', ')}; prefix \`-\` for descending.` });
 
 /** Parses a sort value into column and direction. */
-export function parseSort<F extends string>(sort: string | undefined, fallback: F): { field: F; direction: 'asc' | 'desc' } {
+export function parseSort<F extends string>(
+  sort: string | undefined,
+  fallback: F,
+): { field: F; direction: 'asc' | 'desc' } {
   if (!sort) return { field: fallback, direction: 'asc' };
-  return sort.startsWith('-') ? { field: sort.slice(1) as F, direction: 'desc' } : { field: sort as F, direction: 'asc' };
+  return sort.startsWith('-')
+    ? { field: sort.slice(1) as F, direction: 'desc' }
+    : { field: sort as F, direction: 'asc' };
 }

@@ -73,7 +73,12 @@ export const runbookUpdateAttributes = z
 
 /** Task stages (reference API). "Skipped" is `complete` with `completion_type` `complete_skipped`. */
 export const taskStageSchema = z.enum(['not_startable', 'startable', 'in_progress', 'complete']);
-export const completionTypeSchema = z.enum(['complete_normal', 'complete_skipped', 'complete_abandoned', 'complete_auto']);
+export const completionTypeSchema = z.enum([
+  'complete_normal',
+  'complete_skipped',
+  'complete_abandoned',
+  'complete_auto',
+]);
 
 export const taskAttributes = z
   .object({
@@ -136,10 +141,7 @@ export const systemParameterAttributes = z
     display_name: z.string(),
     description: z.string(),
     secret: z.boolean(),
-    value: z
-      .string()
-      .nullable()
-      .meta({ description: 'The value; always null for secret parameters (write-only).' }),
+    value: z.string().nullable().meta({ description: 'The value; always null for secret parameters (write-only).' }),
     version: z.number().int(),
     created_at: timestampSchema,
     updated_at: timestampSchema,
@@ -154,7 +156,10 @@ export const systemParameterCreateAttributes = z
     name: systemNameSchema,
     display_name: z.string().trim().min(1).max(200).optional().meta({ description: 'Defaults from the name.' }),
     description: z.string().max(5000).default(''),
-    value: z.string().meta({ example: 'https://payments.example.com', description: `At most ${SYSTEM_PARAMETER_VALUE_MAX_BYTES} bytes of UTF-8.` }),
+    value: z.string().meta({
+      example: 'https://payments.example.com',
+      description: `At most ${SYSTEM_PARAMETER_VALUE_MAX_BYTES} bytes of UTF-8.`,
+    }),
     secret: z.boolean().default(true),
   })
   .meta({ id: 'SystemParameterCreateAttributes' });
@@ -173,7 +178,9 @@ export type TemplateContext = z.infer<typeof templateContextSchema>;
 /** A masked preview of a template. */
 export const previewResultSchema = z
   .object({
-    result: z.string().nullable().meta({ description: 'The resolved text with every secret value shown as ••••; null when parameters are missing.' }),
+    result: z.string().nullable().meta({
+      description: 'The resolved text with every secret value shown as ••••; null when parameters are missing.',
+    }),
     references: z.array(z.object({ name: z.string(), version: z.number().int(), secret: z.boolean() })),
     missing: z.array(z.string()),
   })

@@ -7,8 +7,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
-  type Kysely as KyselyType,
   Kysely,
+  type Kysely as KyselyType,
   type LogEvent,
   type Migration,
   type MigrationProvider,
@@ -19,16 +19,16 @@ import {
 } from 'kysely';
 import { createPool } from 'mysql2';
 
-export { sql };
 export type { Migration };
+export { sql };
 
 /** The engines a service can run on. */
 export type Dialect = 'sqlite' | 'mysql';
 
 /** Where a service's database lives. */
 export type DatabaseConfig =
-  | { dialect: 'sqlite'; /** file path, or `:memory:` */ file: string }
-  | { dialect: 'mysql'; /** `mysql://user:pass@host:port/database` */ url: string; poolSize?: number };
+  | { dialect: 'sqlite' /** file path, or `:memory:` */; file: string }
+  | { dialect: 'mysql' /** `mysql://user:pass@host:port/database` */; url: string; poolSize?: number };
 
 /** Options for {@link createDb}. */
 export interface CreateDbOptions {
@@ -125,7 +125,9 @@ export async function insertReturningId<DB, T extends keyof DB & string>(
 export function isUniqueViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const e = error as { code?: string; errno?: number };
-  return e.code === 'ER_DUP_ENTRY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    e.code === 'ER_DUP_ENTRY' || e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** `true` when `error` is a foreign-key violation on either engine. */
@@ -150,7 +152,10 @@ export async function ping(db: Kysely<any>): Promise<boolean> {
 }
 
 /** Chooses the database of a service from its env: MySQL when `mysqlUrl` is set, else `<dataDir>/<service>.sqlite`. */
-export function databaseConfigFromEnv(service: string, env: { MYSQL_URL?: string | undefined; DATA_DIR: string }): DatabaseConfig {
+export function databaseConfigFromEnv(
+  service: string,
+  env: { MYSQL_URL?: string | undefined; DATA_DIR: string },
+): DatabaseConfig {
   if (env.MYSQL_URL) return { dialect: 'mysql', url: env.MYSQL_URL };
   return { dialect: 'sqlite', file: `${env.DATA_DIR}/${service}.sqlite` };
 }

@@ -98,7 +98,10 @@ export async function paginate<DB, TB extends keyof DB, O extends Record<string,
   const [rows, counted] = await Promise.all([
     pageQuery.execute() as Promise<O[]>,
     total === undefined
-      ? (q.clearSelect().select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirst() as Promise<{ n: number | string }>)
+      ? (q
+          .clearSelect()
+          .select((eb: any) => eb.fn.countAll().as('n'))
+          .executeTakeFirst() as Promise<{ n: number | string }>)
       : Promise.resolve(undefined),
   ]);
   if (counted) total = Number(counted.n);
@@ -107,7 +110,12 @@ export async function paginate<DB, TB extends keyof DB, O extends Record<string,
   const last = items[items.length - 1];
   const next_cursor =
     hasMore && last
-      ? encodeCursor([(last[sort.key] as string | number | null) ?? null, Number(last[sort.idKey]), number + 1, total ?? 0])
+      ? encodeCursor([
+          (last[sort.key] as string | number | null) ?? null,
+          Number(last[sort.idKey]),
+          number + 1,
+          total ?? 0,
+        ])
       : null;
   return { items, number, size: page.size, total: total ?? 0, next_cursor };
 }

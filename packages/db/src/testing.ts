@@ -4,7 +4,7 @@
  * down, so its tests fail instead of silently skipping.
  */
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import { createConnection } from 'mysql2/promise';
 import { type CreateDbOptions, createDb, type Dialect, migrateToLatest } from './index.js';
 

@@ -46,7 +46,10 @@ export function createLogger(name: string, level: string): Logger {
   return pino({
     name,
     level,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', '*.credential', '*.value', '*.token'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', '*.credential', '*.value', '*.token'],
+      censor: '[redacted]',
+    },
   });
 }
 
@@ -68,7 +71,9 @@ export async function createServiceServer<TRouter extends AnyRouter>(
   app.get('/readyz', async (_req, reply) => {
     const [checks, informational] = await Promise.all([options.readiness(), options.informational?.() ?? {}]);
     const ok = Object.values(checks).every(Boolean);
-    const degraded = Object.entries(informational).filter(([, up]) => !up).map(([name]) => name);
+    const degraded = Object.entries(informational)
+      .filter(([, up]) => !up)
+      .map(([name]) => name);
     return reply.code(ok ? 200 : 503).send({
       status: ok ? (degraded.length > 0 ? 'degraded' : 'ready') : 'unavailable',
       service: options.name,

@@ -29,10 +29,13 @@ export function credentialFromHeader(header: string | string[] | undefined | nul
   credential: string | null;
   malformedAuthorization: boolean;
 } {
-  if (header === undefined || header === null || header === '') return { credential: null, malformedAuthorization: false };
-  const value = Array.isArray(header) ? header[0] ?? '' : header;
+  if (header === undefined || header === null || header === '')
+    return { credential: null, malformedAuthorization: false };
+  const value = Array.isArray(header) ? (header[0] ?? '') : header;
   const match = BEARER.exec(value.trim());
-  return match?.[1] ? { credential: match[1], malformedAuthorization: false } : { credential: null, malformedAuthorization: true };
+  return match?.[1]
+    ? { credential: match[1], malformedAuthorization: false }
+    : { credential: null, malformedAuthorization: true };
 }
 
 /**
@@ -51,7 +54,12 @@ export function createServiceTRPC<Ctx extends BaseContext>() {
     .create({
       isDev: false,
       errorFormatter({ shape, error }) {
-        return { message: shape.message, code: shape.code, data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path }, errors: errorObjectsFor(error) };
+        return {
+          message: shape.message,
+          code: shape.code,
+          data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
+          errors: errorObjectsFor(error),
+        };
       },
     });
 
@@ -79,7 +87,11 @@ export function createServiceTRPC<Ctx extends BaseContext>() {
  * Authenticates the context's credential and applies the procedure's access rule (meta `auth`/`role`).
  * @throws {AppError} 401 without a valid credential, 403 when the principal may not call.
  */
-async function principalFor(ctx: BaseContext, meta: ProcedureMeta | undefined, mode: 'user' | 'service'): Promise<Principal> {
+async function principalFor(
+  ctx: BaseContext,
+  meta: ProcedureMeta | undefined,
+  mode: 'user' | 'service',
+): Promise<Principal> {
   if (ctx.malformedAuthorization) throw unauthorized('The Authorization header must be "Bearer <token>".');
   if (!ctx.credential) throw unauthorized('A bearer token is required: send "Authorization: Bearer <token>".');
   const principal = await ctx.authenticate(ctx.credential);
@@ -87,9 +99,10 @@ async function principalFor(ctx: BaseContext, meta: ProcedureMeta | undefined, m
     throw forbidden('This procedure is internal and accepts service credentials only.');
   }
   if (principal.kind === 'user') {
-    if (!principal.roles.some((r) => r.role === 'developer')) throw forbidden('The developer role is required to use the API.');
-    if (meta?.role && !hasRole(principal, meta.role)) throw forbidden(`The ${meta.role} role is required for this operation.`);
+    if (!principal.roles.some((r) => r.role === 'developer'))
+      throw forbidden('The developer role is required to use the API.');
+    if (meta?.role && !hasRole(principal, meta.role))
+      throw forbidden(`The ${meta.role} role is required for this operation.`);
   }
   return principal;
 }
-

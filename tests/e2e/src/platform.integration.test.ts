@@ -67,7 +67,12 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     }
     platform = await startPlatform({
       dataDir,
-      ports: { gateway: await freePort(), identity: await freePort(), secrets: await freePort(), catalog: await freePort() },
+      ports: {
+        gateway: await freePort(),
+        identity: await freePort(),
+        secrets: await freePort(),
+        catalog: await freePort(),
+      },
       serviceEnv,
       env: { LOG_LEVEL: 'warn' },
       output: process.env.E2E_LOGS ? 'inherit' : 'ignore',
@@ -83,7 +88,9 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
   });
 
   it('walks the README flow: workspace, runbook, tasks, list, get, system parameter, preview', async () => {
-    const ws = await api('POST', '/core/workspaces', { data: { type: 'workspace', attributes: { name: 'Payments', key: 'PAY' } } });
+    const ws = await api('POST', '/core/workspaces', {
+      data: { type: 'workspace', attributes: { name: 'Payments', key: 'PAY' } },
+    });
     expect(ws.status).toBe(201);
     expect(ws.body.data).toMatchObject({ type: 'workspace', attributes: { name: 'Payments', key: 'PAY' } });
     expect(typeof ws.body.data.id).toBe('string');
@@ -104,7 +111,9 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     expect(rb.body.data.attributes.stage).toBe('planning');
     const runbookId = rb.body.data.id;
 
-    const t1 = await api('POST', `/core/runbooks/${runbookId}/tasks`, { data: { type: 'task', attributes: { name: 'Stop writes', duration: 60 } } });
+    const t1 = await api('POST', `/core/runbooks/${runbookId}/tasks`, {
+      data: { type: 'task', attributes: { name: 'Stop writes', duration: 60 } },
+    });
     expect(t1.status).toBe(201);
     const t2 = await api('POST', `/core/runbooks/${runbookId}/tasks`, {
       data: {
@@ -117,7 +126,11 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     expect(t2.body.data.relationships.predecessors.data).toEqual([{ id: t1.body.data.id, type: 'task' }]);
 
     const cycle = await api('PATCH', `/core/runbooks/${runbookId}/tasks/${t1.body.data.id}`, {
-      data: { type: 'task', attributes: {}, relationships: { predecessors: { data: [{ id: t2.body.data.id, type: 'task' }] } } },
+      data: {
+        type: 'task',
+        attributes: {},
+        relationships: { predecessors: { data: [{ id: t2.body.data.id, type: 'task' }] } },
+      },
     });
     expect(cycle.status).toBe(422);
     expect(cycle.body.errors[0].code).toBe('predecessor_cycle');
@@ -136,9 +149,17 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
       data: { type: 'system_parameter', attributes: { name: 'payments_api_key', value: 'sk_live_e2e_secret_value' } },
     });
     expect(param.status).toBe(201);
-    expect(param.body.data.attributes).toMatchObject({ name: 'payments_api_key', secret: true, value: null, version: 1 });
+    expect(param.body.data.attributes).toMatchObject({
+      name: 'payments_api_key',
+      secret: true,
+      value: null,
+      version: 1,
+    });
     const base_url = await api('POST', '/core/system_parameters', {
-      data: { type: 'system_parameter', attributes: { name: 'payments_base_url', value: 'https://pay.example.com', secret: false } },
+      data: {
+        type: 'system_parameter',
+        attributes: { name: 'payments_base_url', value: 'https://pay.example.com', secret: false },
+      },
     });
     expect(base_url.body.data.attributes.value).toBe('https://pay.example.com');
 
@@ -150,7 +171,9 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     expect(preview.body.data.missing).toEqual([]);
     expect(JSON.stringify(preview.body)).not.toContain('sk_live_e2e_secret_value');
 
-    const missing = await api('POST', '/core/system_parameters/preview', { data: { template: '{{system.nope}} {{system.nada}}' } });
+    const missing = await api('POST', '/core/system_parameters/preview', {
+      data: { template: '{{system.nope}} {{system.nada}}' },
+    });
     expect(missing.body.data.missing.sort()).toEqual(['nada', 'nope']);
 
     const got = await api('GET', '/core/system_parameters/payments_api_key');
@@ -180,7 +203,11 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     let pages = 0;
     while (next) {
       const res = await fetch(next, { headers: { authorization: `Bearer ${token}` } });
-      const doc = (await res.json()) as { data: Array<{ id: string }>; links: { next?: string }; meta: { page: { total: number } } };
+      const doc = (await res.json()) as {
+        data: Array<{ id: string }>;
+        links: { next?: string };
+        meta: { page: { total: number } };
+      };
       expect(doc.meta.page.total).toBe(23);
       seen.push(...doc.data.map((d) => d.id));
       next = doc.links.next;
@@ -203,7 +230,9 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
       errors: [expect.objectContaining({ status: '401', code: 'unauthorized', title: 'Unauthorized' })],
     });
     expect((await api('GET', '/core/runbooks', undefined, { authorization: 'Token abc' })).status).toBe(401);
-    expect((await api('GET', '/core/runbooks', undefined, { authorization: `Bearer rbt_${'0'.repeat(72)}` })).status).toBe(401);
+    expect(
+      (await api('GET', '/core/runbooks', undefined, { authorization: `Bearer rbt_${'0'.repeat(72)}` })).status,
+    ).toBe(401);
 
     const notFound = await api('GET', '/core/runbooks/999999');
     expect(notFound.status).toBe(404);
@@ -211,7 +240,10 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
 
     const invalid = await api('POST', '/core/workspaces', { data: { type: 'workspace', attributes: { name: '' } } });
     expect(invalid.status).toBe(422);
-    expect(invalid.body.errors[0]).toMatchObject({ code: 'validation_failed', source: { pointer: '/data/attributes/name' } });
+    expect(invalid.body.errors[0]).toMatchObject({
+      code: 'validation_failed',
+      source: { pointer: '/data/attributes/name' },
+    });
     expect(Object.keys(invalid.body)).toEqual(['errors']);
 
     const wrongBool = await api('POST', '/core/system_parameters', {
@@ -223,7 +255,9 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     expect(badJson.status).toBe(400);
     expect(badJson.body.errors[0].code).toBe('bad_request');
 
-    const tooLarge = await api('POST', '/core/workspaces', { data: { type: 'workspace', attributes: { name: 'x', description: 'y'.repeat(2_000_000) } } });
+    const tooLarge = await api('POST', '/core/workspaces', {
+      data: { type: 'workspace', attributes: { name: 'x', description: 'y'.repeat(2_000_000) } },
+    });
     expect(tooLarge.status).toBe(413);
     expect(tooLarge.body.errors[0].code).toBe('payload_too_large');
 
@@ -249,7 +283,15 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
   it('enforces roles: developer needed for any call, role needed for writes', async () => {
     const me = await api('GET', '/core/me');
     const created = await api('POST', '/core/users', {
-      data: { type: 'user', attributes: { first_name: 'Dee', last_name: 'Veloper', email: `dev-${dialect}@example.com`, roles: [{ role: 'developer', workspace_id: null }] } },
+      data: {
+        type: 'user',
+        attributes: {
+          first_name: 'Dee',
+          last_name: 'Veloper',
+          email: `dev-${dialect}@example.com`,
+          roles: [{ role: 'developer', workspace_id: null }],
+        },
+      },
     });
     expect(created.status).toBe(201);
     const devToken = await api('POST', `/core/users/${created.body.data.id}/user_app_tokens`, {
@@ -258,21 +300,36 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     expect(devToken.status).toBe(201);
     const plaintext: string = devToken.body.meta.token;
     expect(plaintext).toMatch(/^rbt_/);
-    const asDev = (method: string, path: string, body?: unknown) => api(method, path, body, { authorization: `Bearer ${plaintext}` });
+    const asDev = (method: string, path: string, body?: unknown) =>
+      api(method, path, body, { authorization: `Bearer ${plaintext}` });
     expect((await asDev('GET', '/core/runbooks')).status).toBe(200);
-    const denied = await asDev('POST', '/core/workspaces', { data: { type: 'workspace', attributes: { name: 'Nope' } } });
+    const denied = await asDev('POST', '/core/workspaces', {
+      data: { type: 'workspace', attributes: { name: 'Nope' } },
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.errors[0].code).toBe('forbidden');
-    expect((await asDev('POST', '/core/system_parameters', { data: { type: 'system_parameter', attributes: { name: 'nope', value: 'x' } } })).status).toBe(403);
+    expect(
+      (
+        await asDev('POST', '/core/system_parameters', {
+          data: { type: 'system_parameter', attributes: { name: 'nope', value: 'x' } },
+        })
+      ).status,
+    ).toBe(403);
     expect((await asDev('GET', `/core/users/${me.body.data.id}/user_app_tokens`)).status).toBe(403);
 
     const noRole = await api('POST', '/core/users', {
-      data: { type: 'user', attributes: { first_name: 'No', last_name: 'Role', email: `norole-${dialect}@example.com` } },
+      data: {
+        type: 'user',
+        attributes: { first_name: 'No', last_name: 'Role', email: `norole-${dialect}@example.com` },
+      },
     });
     const noRoleToken = await api('POST', `/core/users/${noRole.body.data.id}/user_app_tokens`, {
       data: { type: 'user_app_token', attributes: { label: 'x' } },
     });
-    expect((await api('GET', '/core/runbooks', undefined, { authorization: `Bearer ${noRoleToken.body.meta.token}` })).status).toBe(403);
+    expect(
+      (await api('GET', '/core/runbooks', undefined, { authorization: `Bearer ${noRoleToken.body.meta.token}` }))
+        .status,
+    ).toBe(403);
 
     const revoked = await api('DELETE', `/core/users/${created.body.data.id}/user_app_tokens/${devToken.body.data.id}`);
     expect(revoked.status).toBe(204);
@@ -281,9 +338,14 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
   });
 
   it('serves every route in the OpenAPI document and the same router over tRPC', async () => {
-    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { openapi: string; paths: Record<string, Record<string, unknown>> };
+    const doc = (await (await fetch(`${base}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+    };
     expect(doc.openapi).toMatch(/^3\.1/);
-    const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     for (const op of [
       'GET /core/runbooks',
       'POST /core/runbooks',

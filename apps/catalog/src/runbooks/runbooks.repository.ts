@@ -55,7 +55,13 @@ export function listRunbooks(
   if (filters.is_template !== undefined) query = query.where('is_template', '=', filters.is_template ? 1 : 0);
   return paginate(
     query,
-    { column: `runbooks.${sort.field}`, key: sort.field, direction: sort.direction, idColumn: 'runbooks.id', idKey: 'id' },
+    {
+      column: `runbooks.${sort.field}`,
+      key: sort.field,
+      direction: sort.direction,
+      idColumn: 'runbooks.id',
+      idKey: 'id',
+    },
     page,
   );
 }

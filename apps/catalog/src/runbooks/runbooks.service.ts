@@ -1,5 +1,5 @@
 /** Runbooks: rules, access checks and DTO mapping. */
-import { notFound, type Page, type Principal, type RunbookDto, parseSort, unprocessable } from '@runbook/contracts';
+import { notFound, type Page, type Principal, parseSort, type RunbookDto, unprocessable } from '@runbook/contracts';
 import { isForeignKeyViolation, isoOf, type PageInput } from '@runbook/db';
 import { assertCanManageWorkspace } from '../access.js';
 import type { RunbookRow, RunbookUpdate } from '../db/database.js';
@@ -43,7 +43,11 @@ export interface ListRunbooksInput extends repo.RunbookFilters {
  * A page of runbooks. Costs two queries on the first page (page, count) and one when following a cursor.
  * @throws {AppError} 400 `invalid_cursor`.
  */
-export async function listRunbooks(deps: CatalogDeps, input: ListRunbooksInput, page: PageInput): Promise<Page<RunbookDto>> {
+export async function listRunbooks(
+  deps: CatalogDeps,
+  input: ListRunbooksInput,
+  page: PageInput,
+): Promise<Page<RunbookDto>> {
   const sort = parseSort<repo.RunbookSortField>(input.sort, 'id');
   const result = await readPage(repo.listRunbooks(deps.db, input, sort, page));
   return { ...result, items: result.items.map(toRunbookDto) };
@@ -63,7 +67,11 @@ const unknownWorkspace = (id: number) =>
  * Creates a runbook in stage `planning`.
  * @throws {AppError} 422 `unknown_workspace`; 403 without workspace_manager for that workspace.
  */
-export async function createRunbook(deps: CatalogDeps, principal: Principal, input: CreateRunbookInput): Promise<RunbookDto> {
+export async function createRunbook(
+  deps: CatalogDeps,
+  principal: Principal,
+  input: CreateRunbookInput,
+): Promise<RunbookDto> {
   if (!(await findWorkspaceById(deps.db, input.workspace_id))) throw unknownWorkspace(input.workspace_id);
   assertCanManageWorkspace(principal, input.workspace_id);
   const now = deps.now();

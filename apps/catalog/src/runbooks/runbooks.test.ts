@@ -32,7 +32,11 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
   afterAll(() => kit.destroy());
 
   it('creates, gets, updates and deletes a runbook', async () => {
-    const created = await manager.runbooks.create({ workspace_id: wsA, name: 'Failover', description: 'Primary to standby' });
+    const created = await manager.runbooks.create({
+      workspace_id: wsA,
+      name: 'Failover',
+      description: 'Primary to standby',
+    });
     expect(created).toEqual({
       id: expect.stringMatching(/^[1-9][0-9]*$/),
       workspace_id: wsA,
@@ -58,7 +62,9 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
   });
 
   it('answers 422 with pointers, unknown_workspace and 404 before 403', async () => {
-    const invalid = await appErrorOf(manager.runbooks.create({ workspace_id: wsA, name: '', is_template: 'no' as never }));
+    const invalid = await appErrorOf(
+      manager.runbooks.create({ workspace_id: wsA, name: '', is_template: 'no' as never }),
+    );
     expect(invalid.status).toBe(422);
     expect(invalid.errors.map((e) => e.source?.pointer).sort()).toEqual(['/is_template', '/name']);
 
@@ -111,7 +117,11 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
       const seen: string[] = [];
       let after: string | undefined;
       for (let pageNo = 1; ; pageNo++) {
-        const page = await developer.runbooks.list({ workspace_id: ws, sort, page: { size: 7, ...(after ? { after } : {}) } });
+        const page = await developer.runbooks.list({
+          workspace_id: ws,
+          sort,
+          page: { size: 7, ...(after ? { after } : {}) },
+        });
         expect(page).toMatchObject({ number: pageNo, size: 7, total: 60 });
         seen.push(...page.items.map((r) => r.id));
         if (!page.next_cursor) break;
@@ -125,7 +135,11 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
       const third = await developer.runbooks.list({ workspace_id: ws, sort: '-name', page: { number: 3, size: 7 } });
       expect(third).toMatchObject({ number: 3, total: 60 });
       expect(third.items.map((r) => r.id)).toEqual(order.slice(14, 21));
-      const fourth = await developer.runbooks.list({ workspace_id: ws, sort: '-name', page: { size: 7, after: third.next_cursor ?? '' } });
+      const fourth = await developer.runbooks.list({
+        workspace_id: ws,
+        sort: '-name',
+        page: { size: 7, after: third.next_cursor ?? '' },
+      });
       expect(fourth.items.map((r) => r.id)).toEqual(order.slice(21, 28));
       const last = await developer.runbooks.list({ workspace_id: ws, sort: '-name', page: { number: 9, size: 7 } });
       expect(last.items.map((r) => r.id)).toEqual(order.slice(56));

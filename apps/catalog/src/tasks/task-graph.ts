@@ -13,7 +13,11 @@ export interface PredecessorLink {
  * @returns the cycle as task ids, starting with `taskId`, each waiting for the next and the last
  *   waiting for `taskId`; or `null` when the graph stays acyclic.
  */
-export function findCycle(taskId: number, predecessorIds: readonly number[], links: readonly PredecessorLink[]): number[] | null {
+export function findCycle(
+  taskId: number,
+  predecessorIds: readonly number[],
+  links: readonly PredecessorLink[],
+): number[] | null {
   const predecessorsOf = new Map<number, number[]>();
   for (const { task_id, predecessor_id } of links) {
     const list = predecessorsOf.get(task_id);

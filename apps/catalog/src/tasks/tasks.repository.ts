@@ -13,7 +13,12 @@ export const findTask = (db: Db, runbookId: number, id: number): Promise<TaskRow
 const byId: KeysetSort = { column: 'tasks.id', key: 'id', direction: 'asc', idColumn: 'tasks.id', idKey: 'id' };
 
 /** One page of a runbook's tasks by id. @throws {InvalidCursorError} for a foreign `page.after`. */
-export function listTasks(db: Db, runbookId: number, filters: { stage?: TaskDto['stage'] | undefined }, page: PageInput) {
+export function listTasks(
+  db: Db,
+  runbookId: number,
+  filters: { stage?: TaskDto['stage'] | undefined },
+  page: PageInput,
+) {
   let query = db.selectFrom('tasks').selectAll().where('runbook_id', '=', runbookId);
   if (filters.stage !== undefined) query = query.where('stage', '=', filters.stage);
   return paginate(query, byId, page);
@@ -43,7 +48,12 @@ export const findRunbookLinks = (db: Db, runbookId: number): Promise<Predecessor
 /** Those of `ids` that are tasks of runbook `runbookId`. */
 export async function findTaskIdsInRunbook(db: Db, runbookId: number, ids: number[]): Promise<number[]> {
   if (ids.length === 0) return [];
-  const rows = await db.selectFrom('tasks').select('id').where('runbook_id', '=', runbookId).where('id', 'in', ids).execute();
+  const rows = await db
+    .selectFrom('tasks')
+    .select('id')
+    .where('runbook_id', '=', runbookId)
+    .where('id', 'in', ids)
+    .execute();
   return rows.map((r) => r.id);
 }
 

@@ -24,7 +24,9 @@ export const tasksRouter = router({
   list: authedProcedure
     .input(z.object({ runbook_id: idSchema, stage: taskStageSchema.optional(), page: pageRequestSchema }))
     .output(pageSchema(taskDto))
-    .query(({ ctx, input }) => service.listTasks(ctx.deps, Number(input.runbook_id), { stage: input.stage }, input.page)),
+    .query(({ ctx, input }) =>
+      service.listTasks(ctx.deps, Number(input.runbook_id), { stage: input.stage }, input.page),
+    ),
 
   /** One task. Input `{runbook_id, id}`. Output: TaskDto. Errors: 404 when the runbook has no such task. */
   get: authedProcedure
@@ -51,7 +53,9 @@ export const tasksRouter = router({
    * cycle, each waiting for the next); nothing is written on error.
    */
   update: authedProcedure
-    .input(taskUpdateAttributes.extend({ runbook_id: idSchema, id: idSchema, predecessor_ids: predecessorIds.optional() }))
+    .input(
+      taskUpdateAttributes.extend({ runbook_id: idSchema, id: idSchema, predecessor_ids: predecessorIds.optional() }),
+    )
     .output(taskDto)
     .mutation(({ ctx, input }) =>
       service.updateTask(ctx.deps, ctx.principal, Number(input.runbook_id), Number(input.id), input),
@@ -64,5 +68,7 @@ export const tasksRouter = router({
   delete: authedProcedure
     .input(taskRef)
     .output(z.void())
-    .mutation(({ ctx, input }) => service.deleteTask(ctx.deps, ctx.principal, Number(input.runbook_id), Number(input.id))),
+    .mutation(({ ctx, input }) =>
+      service.deleteTask(ctx.deps, ctx.principal, Number(input.runbook_id), Number(input.id)),
+    ),
 });

@@ -71,7 +71,8 @@ export async function listTasks(
 ): Promise<Page<TaskDto>> {
   const result = await readPage(repo.listTasks(deps.db, runbookId, filters, page));
   // A task proves its runbook exists; only an empty page needs to ask.
-  if (result.items.length === 0 && !(await findRunbookById(deps.db, runbookId))) throw notFound('runbook', String(runbookId));
+  if (result.items.length === 0 && !(await findRunbookById(deps.db, runbookId)))
+    throw notFound('runbook', String(runbookId));
   return { ...result, items: await withPredecessors(deps.db, result.items) };
 }
 
@@ -148,7 +149,12 @@ export interface CreateTaskInput {
  * Creates a task (stage `not_startable`) with its predecessors.
  * @throws {AppError} 404 unknown runbook; 403; 422 `invalid_predecessor`.
  */
-export async function createTask(deps: CatalogDeps, principal: Principal, runbookId: number, input: CreateTaskInput): Promise<TaskDto> {
+export async function createTask(
+  deps: CatalogDeps,
+  principal: Principal,
+  runbookId: number,
+  input: CreateTaskInput,
+): Promise<TaskDto> {
   const id = await inRunbookTransaction(deps, principal, runbookId, null, async (trx) => {
     const predecessorIds = uniqueIds(input.predecessor_ids);
     await assertValidPredecessors(trx, runbookId, null, predecessorIds);
@@ -206,6 +212,11 @@ export async function updateTask(
  * Deletes a task; its successors no longer wait for it.
  * @throws {AppError} 404 unknown runbook or task; 403.
  */
-export async function deleteTask(deps: CatalogDeps, principal: Principal, runbookId: number, id: number): Promise<void> {
+export async function deleteTask(
+  deps: CatalogDeps,
+  principal: Principal,
+  runbookId: number,
+  id: number,
+): Promise<void> {
   await inRunbookTransaction(deps, principal, runbookId, id, (trx) => repo.deleteTask(trx, id));
 }

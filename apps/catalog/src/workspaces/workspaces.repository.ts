@@ -8,9 +8,17 @@ type Db = Kysely<Database>;
 export const findWorkspaceById = (db: Db, id: number): Promise<WorkspaceRow | undefined> =>
   db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
 
-export const insertWorkspace = (db: Db, row: NewWorkspaceRow): Promise<number> => insertReturningId(db, 'workspaces', row);
+export const insertWorkspace = (db: Db, row: NewWorkspaceRow): Promise<number> =>
+  insertReturningId(db, 'workspaces', row);
 
-const byId: KeysetSort = { column: 'workspaces.id', key: 'id', direction: 'asc', idColumn: 'workspaces.id', idKey: 'id' };
+const byId: KeysetSort = {
+  column: 'workspaces.id',
+  key: 'id',
+  direction: 'asc',
+  idColumn: 'workspaces.id',
+  idKey: 'id',
+};
 
 /** Workspaces by id, one page. @throws {InvalidCursorError} for a foreign `page.after`. */
-export const listWorkspaces = (db: Db, page: PageInput) => paginate(db.selectFrom('workspaces').selectAll(), byId, page);
+export const listWorkspaces = (db: Db, page: PageInput) =>
+  paginate(db.selectFrom('workspaces').selectAll(), byId, page);

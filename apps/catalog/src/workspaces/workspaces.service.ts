@@ -49,7 +49,8 @@ export async function createWorkspace(deps: CatalogDeps, input: CreateWorkspaceI
       updated_at: now,
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('key_taken', `A workspace with key ${input.key} already exists.`, { key: input.key });
+    if (isUniqueViolation(error))
+      throw conflict('key_taken', `A workspace with key ${input.key} already exists.`, { key: input.key });
     throw error;
   }
   return getWorkspace(deps, id);

@@ -3,11 +3,11 @@ import {
   idSchema,
   listDocument as listDocumentSchema,
   pageQueryShape,
+  type RunbookDto,
   refSchema,
   resourceSchema,
   runbookAttributes,
   runbookCreateAttributes,
-  type RunbookDto,
   runbookStageSchema,
   runbookUpdateAttributes,
   singleDocument,
@@ -78,7 +78,9 @@ export const runbooksRouter = router({
     .meta({ openapi: { method: 'GET', path: '/core/runbooks/{id}', tags: ['runbooks'], summary: 'Get a Runbook' } })
     .input(z.object({ id: idSchema }))
     .output(singleDocument(runbookResource))
-    .query(async ({ ctx, input }) => ({ data: toResource(await ctx.deps.catalog.runbooks.get.query(input, ctx.forward)) })),
+    .query(async ({ ctx, input }) => ({
+      data: toResource(await ctx.deps.catalog.runbooks.get.query(input, ctx.forward)),
+    })),
 
   /**
    * Create a Runbook: `{"data": {"type": "runbook", "attributes": {name, description?, is_template?},
@@ -117,7 +119,9 @@ export const runbooksRouter = router({
     .input(z.object({ id: idSchema, data: strictBody(writeDocument('runbook', runbookUpdateAttributes)) }))
     .output(singleDocument(runbookResource))
     .mutation(async ({ ctx, input }) => ({
-      data: toResource(await ctx.deps.catalog.runbooks.update.mutate({ id: input.id, ...input.data.attributes }, ctx.forward)),
+      data: toResource(
+        await ctx.deps.catalog.runbooks.update.mutate({ id: input.id, ...input.data.attributes }, ctx.forward),
+      ),
     })),
 
   /** Delete a Runbook and its tasks; 204, then GET answers 404. Role: workspace_manager. */

@@ -8,11 +8,11 @@ import {
   pageQueryShape,
   previewResultSchema,
   resourceSchema,
+  type SystemParameterDto,
   singleDocument,
   strictBody,
   systemParameterAttributes,
   systemParameterCreateAttributes,
-  type SystemParameterDto,
   systemParameterUpdateAttributes,
   templateContextSchema,
   writeDocument,
@@ -24,7 +24,11 @@ import { forwardingProcedure, router } from '../trpc.js';
 export const systemParameterResource = resourceSchema('system_parameter', systemParameterAttributes).meta({
   id: 'SystemParameter',
 });
-const toResource = ({ id, ...attributes }: SystemParameterDto) => ({ id, type: 'system_parameter' as const, attributes });
+const toResource = ({ id, ...attributes }: SystemParameterDto) => ({
+  id,
+  type: 'system_parameter' as const,
+  attributes,
+});
 
 const idOrName = z
   .string()
@@ -34,7 +38,14 @@ const idOrName = z
 export const systemParametersRouter = router({
   /** List System Parameters by name. Filter `name_prefix`; pagination as List Runbooks. Role: developer. */
   list: forwardingProcedure
-    .meta({ openapi: { method: 'GET', path: '/core/system_parameters', tags: ['system_parameters'], summary: 'List System Parameters' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/core/system_parameters',
+        tags: ['system_parameters'],
+        summary: 'List System Parameters',
+      },
+    })
     .input(z.object({ name_prefix: z.string().max(64).optional(), ...pageQueryShape }))
     .output(listDocumentSchema(systemParameterResource))
     .query(async ({ ctx, input }) => {
@@ -42,12 +53,26 @@ export const systemParametersRouter = router({
         { ...(input.name_prefix ? { name_prefix: input.name_prefix } : {}), page: pageRequestOf(input) },
         ctx.forward,
       );
-      return listDocument(ctx.deps.publicUrl, '/core/system_parameters', { name_prefix: input.name_prefix }, input, page, toResource);
+      return listDocument(
+        ctx.deps.publicUrl,
+        '/core/system_parameters',
+        { name_prefix: input.name_prefix },
+        input,
+        page,
+        toResource,
+      );
     }),
 
   /** Get a System Parameter by id or name (`value` null when secret). Errors: 404. Role: developer. */
   get: forwardingProcedure
-    .meta({ openapi: { method: 'GET', path: '/core/system_parameters/{id}', tags: ['system_parameters'], summary: 'Get a System Parameter' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/core/system_parameters/{id}',
+        tags: ['system_parameters'],
+        summary: 'Get a System Parameter',
+      },
+    })
     .input(z.object({ id: idOrName }))
     .output(singleDocument(systemParameterResource))
     .query(async ({ ctx, input }) => ({
@@ -63,7 +88,12 @@ export const systemParametersRouter = router({
     .meta({
       role: 'integrations_admin',
       status: 201,
-      openapi: { method: 'POST', path: '/core/system_parameters', tags: ['system_parameters'], summary: 'Create a System Parameter' },
+      openapi: {
+        method: 'POST',
+        path: '/core/system_parameters',
+        tags: ['system_parameters'],
+        summary: 'Create a System Parameter',
+      },
     })
     .input(z.object({ data: strictBody(writeDocument('system_parameter', systemParameterCreateAttributes)) }))
     .output(singleDocument(systemParameterResource))
@@ -79,7 +109,12 @@ export const systemParametersRouter = router({
   update: forwardingProcedure
     .meta({
       role: 'integrations_admin',
-      openapi: { method: 'PATCH', path: '/core/system_parameters/{id}', tags: ['system_parameters'], summary: 'Update a System Parameter' },
+      openapi: {
+        method: 'PATCH',
+        path: '/core/system_parameters/{id}',
+        tags: ['system_parameters'],
+        summary: 'Update a System Parameter',
+      },
     })
     .input(
       z.object({
@@ -107,7 +142,12 @@ export const systemParametersRouter = router({
     .meta({
       role: 'integrations_admin',
       status: 204,
-      openapi: { method: 'DELETE', path: '/core/system_parameters/{id}', tags: ['system_parameters'], summary: 'Delete a System Parameter' },
+      openapi: {
+        method: 'DELETE',
+        path: '/core/system_parameters/{id}',
+        tags: ['system_parameters'],
+        summary: 'Delete a System Parameter',
+      },
     })
     .input(z.object({ id: idOrName }))
     .output(z.void())
@@ -144,4 +184,3 @@ export const systemParametersRouter = router({
       data: await ctx.deps.secrets.systemParameters.preview.mutate(input.data, ctx.forward),
     })),
 });
-

@@ -6,9 +6,9 @@ import {
   resourceSchema,
   singleDocument,
   strictBody,
+  type TaskDto,
   taskAttributes,
   taskCreateAttributes,
-  type TaskDto,
   taskStageSchema,
   taskUpdateAttributes,
   toMany,
@@ -40,7 +40,9 @@ const taskRelationships = z.object({ predecessors: predecessorsRef }).optional()
 export const tasksRouter = router({
   /** List Tasks of a runbook. Filter `stage`; pagination as List Runbooks. Role: developer. Errors: 404 runbook. */
   list: forwardingProcedure
-    .meta({ openapi: { method: 'GET', path: '/core/runbooks/{runbook_id}/tasks', tags: ['tasks'], summary: 'List Tasks' } })
+    .meta({
+      openapi: { method: 'GET', path: '/core/runbooks/{runbook_id}/tasks', tags: ['tasks'], summary: 'List Tasks' },
+    })
     .input(z.object({ runbook_id: idSchema, stage: taskStageSchema.optional(), ...pageQueryShape }))
     .output(listDocumentSchema(taskResource))
     .query(async ({ ctx, input }) => {
@@ -48,15 +50,31 @@ export const tasksRouter = router({
         { runbook_id: input.runbook_id, ...(input.stage ? { stage: input.stage } : {}), page: pageRequestOf(input) },
         ctx.forward,
       );
-      return listDocument(ctx.deps.publicUrl, `/core/runbooks/${input.runbook_id}/tasks`, { stage: input.stage }, input, page, toResource);
+      return listDocument(
+        ctx.deps.publicUrl,
+        `/core/runbooks/${input.runbook_id}/tasks`,
+        { stage: input.stage },
+        input,
+        page,
+        toResource,
+      );
     }),
 
   /** Get a Task. Errors: 404 (unknown runbook, or task not in it). Role: developer. */
   get: forwardingProcedure
-    .meta({ openapi: { method: 'GET', path: '/core/runbooks/{runbook_id}/tasks/{id}', tags: ['tasks'], summary: 'Get a Task' } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/core/runbooks/{runbook_id}/tasks/{id}',
+        tags: ['tasks'],
+        summary: 'Get a Task',
+      },
+    })
     .input(z.object({ runbook_id: idSchema, id: idSchema }))
     .output(singleDocument(taskResource))
-    .query(async ({ ctx, input }) => ({ data: toResource(await ctx.deps.catalog.tasks.get.query(input, ctx.forward)) })),
+    .query(async ({ ctx, input }) => ({
+      data: toResource(await ctx.deps.catalog.tasks.get.query(input, ctx.forward)),
+    })),
 
   /**
    * Create a Task: `{"data": {"type": "task", "attributes": {name, description?, duration? (s),
@@ -69,7 +87,12 @@ export const tasksRouter = router({
       status: 201,
       openapi: { method: 'POST', path: '/core/runbooks/{runbook_id}/tasks', tags: ['tasks'], summary: 'Create a Task' },
     })
-    .input(z.object({ runbook_id: idSchema, data: strictBody(writeDocument('task', taskCreateAttributes, taskRelationships)) }))
+    .input(
+      z.object({
+        runbook_id: idSchema,
+        data: strictBody(writeDocument('task', taskCreateAttributes, taskRelationships)),
+      }),
+    )
     .output(singleDocument(taskResource))
     .mutation(async ({ ctx, input }) => {
       const predecessor_ids = input.data.relationships?.predecessors?.data.map((p) => p.id) ?? [];
@@ -84,7 +107,12 @@ export const tasksRouter = router({
   update: forwardingProcedure
     .meta({
       role: 'workspace_manager',
-      openapi: { method: 'PATCH', path: '/core/runbooks/{runbook_id}/tasks/{id}', tags: ['tasks'], summary: 'Update a Task' },
+      openapi: {
+        method: 'PATCH',
+        path: '/core/runbooks/{runbook_id}/tasks/{id}',
+        tags: ['tasks'],
+        summary: 'Update a Task',
+      },
     })
     .input(
       z.object({
@@ -113,7 +141,12 @@ export const tasksRouter = router({
     .meta({
       role: 'workspace_manager',
       status: 204,
-      openapi: { method: 'DELETE', path: '/core/runbooks/{runbook_id}/tasks/{id}', tags: ['tasks'], summary: 'Delete a Task' },
+      openapi: {
+        method: 'DELETE',
+        path: '/core/runbooks/{runbook_id}/tasks/{id}',
+        tags: ['tasks'],
+        summary: 'Delete a Task',
+      },
     })
     .input(z.object({ runbook_id: idSchema, id: idSchema }))
     .output(z.void())

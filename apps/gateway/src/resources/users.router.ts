@@ -4,16 +4,16 @@ import {
   listDocument as listDocumentSchema,
   pageQueryShape,
   resourceSchema,
+  roleAssignmentSchema,
   roleTable,
   singleDocument,
   strictBody,
+  type UserAppTokenDto,
+  type UserDto,
   userAppTokenAttributes,
   userAppTokenCreateAttributes,
-  type UserAppTokenDto,
   userAttributes,
-  type UserDto,
   writeDocument,
-  roleAssignmentSchema,
 } from '@runbook/contracts';
 import { z } from 'zod';
 import { listDocument, one, pageRequestOf } from '../jsonapi.js';
@@ -107,7 +107,12 @@ export const userAppTokensRouter = router({
   /** List a user's User App Tokens (never their plaintext). Role: the user themselves or global_user_admin. */
   list: forwardingProcedure
     .meta({
-      openapi: { method: 'GET', path: '/core/users/{user_id}/user_app_tokens', tags: ['user_app_tokens'], summary: 'List User App Tokens' },
+      openapi: {
+        method: 'GET',
+        path: '/core/users/{user_id}/user_app_tokens',
+        tags: ['user_app_tokens'],
+        summary: 'List User App Tokens',
+      },
     })
     .input(z.object({ user_id: idSchema }))
     .output(z.object({ data: z.array(userAppTokenResource) }))
@@ -122,9 +127,16 @@ export const userAppTokensRouter = router({
   create: forwardingProcedure
     .meta({
       status: 201,
-      openapi: { method: 'POST', path: '/core/users/{user_id}/user_app_tokens', tags: ['user_app_tokens'], summary: 'Create a User App Token' },
+      openapi: {
+        method: 'POST',
+        path: '/core/users/{user_id}/user_app_tokens',
+        tags: ['user_app_tokens'],
+        summary: 'Create a User App Token',
+      },
     })
-    .input(z.object({ user_id: idSchema, data: strictBody(writeDocument('user_app_token', userAppTokenCreateAttributes)) }))
+    .input(
+      z.object({ user_id: idSchema, data: strictBody(writeDocument('user_app_token', userAppTokenCreateAttributes)) }),
+    )
     .output(singleDocument(userAppTokenResource).extend({ meta: z.object({ token: z.string() }) }))
     .mutation(async ({ ctx, input }) => {
       const { token, plaintext } = await ctx.deps.identity.userAppTokens.create.mutate(
@@ -159,7 +171,13 @@ export const roleTypesRouter = router({
     .input(z.object({}))
     .output(
       z.object({
-        data: z.array(z.object({ id: z.string(), type: z.literal('role_type'), attributes: z.object({ name: z.string(), description: z.string() }) })),
+        data: z.array(
+          z.object({
+            id: z.string(),
+            type: z.literal('role_type'),
+            attributes: z.object({ name: z.string(), description: z.string() }),
+          }),
+        ),
       }),
     )
     .query(async ({ ctx }) => {

@@ -6,9 +6,9 @@ import {
   resourceSchema,
   singleDocument,
   strictBody,
+  type WorkspaceDto,
   workspaceAttributes,
   workspaceCreateAttributes,
-  type WorkspaceDto,
   writeDocument,
 } from '@runbook/contracts';
 import { z } from 'zod';
@@ -31,10 +31,14 @@ export const workspacesRouter = router({
 
   /** Get a Workspace. Errors: 404. Role: developer. */
   get: forwardingProcedure
-    .meta({ openapi: { method: 'GET', path: '/core/workspaces/{id}', tags: ['workspaces'], summary: 'Get a Workspace' } })
+    .meta({
+      openapi: { method: 'GET', path: '/core/workspaces/{id}', tags: ['workspaces'], summary: 'Get a Workspace' },
+    })
     .input(z.object({ id: idSchema }))
     .output(singleDocument(workspaceResource))
-    .query(async ({ ctx, input }) => ({ data: toResource(await ctx.deps.catalog.workspaces.get.query(input, ctx.forward)) })),
+    .query(async ({ ctx, input }) => ({
+      data: toResource(await ctx.deps.catalog.workspaces.get.query(input, ctx.forward)),
+    })),
 
   /** Create a Workspace: `{"data": {"type": "workspace", "attributes": {name, key?, description?}}}`. Role: workspace_manager. Errors: 409 `key_taken`, 422. */
   create: forwardingProcedure

@@ -6,7 +6,7 @@
  */
 import { type Principal, type RoleAssignment, unauthorized } from '@runbook/contracts';
 import type { IdentityDeps } from '../deps.js';
-import { findTokenForAuthentication, findServiceCredential, touchUserAppToken } from '../tokens/tokens.repository.js';
+import { findServiceCredential, findTokenForAuthentication, touchUserAppToken } from '../tokens/tokens.repository.js';
 import { findRoleAssignments } from '../users/users.repository.js';
 import { credentialKind, hashCredential } from './credential-format.js';
 
@@ -43,7 +43,12 @@ export async function authenticate(deps: IdentityDeps, credential: string): Prom
       kind: 'user',
       user_id: String(row.user_id),
       token_id: String(row.id),
-      roles: roles.map((r): RoleAssignment => ({ role: r.role as RoleAssignment['role'], workspace_id: Number(r.workspace_id) === 0 ? null : String(r.workspace_id) })),
+      roles: roles.map(
+        (r): RoleAssignment => ({
+          role: r.role as RoleAssignment['role'],
+          workspace_id: Number(r.workspace_id) === 0 ? null : String(r.workspace_id),
+        }),
+      ),
     };
     if (row.last_used_at === null || now - Number(row.last_used_at) >= deps.config.lastUsedWriteIntervalMs) {
       await touchUserAppToken(deps.db, row.id, now);

@@ -14,7 +14,9 @@ export const SERVICE_CREDENTIAL_PREFIX = 'rbs_';
 const BODY = /^(rbt_|rbs_)([0-9a-f]{64})([0-9a-f]{8})$/;
 
 function checksum(prefix: string, random: string): string {
-  return crc32(prefix + random).toString(16).padStart(8, '0');
+  return crc32(prefix + random)
+    .toString(16)
+    .padStart(8, '0');
 }
 
 /** A new credential with `prefix`: 32 random bytes from the CSPRNG plus its checksum. */

@@ -16,7 +16,12 @@ export const listUserAppTokens = (db: Db, userId: number): Promise<UserAppTokenR
   db.selectFrom('user_app_tokens').selectAll().where('user_id', '=', userId).orderBy('id', 'desc').execute();
 
 export async function revokeUserAppToken(db: Db, id: number, now: number): Promise<void> {
-  await db.updateTable('user_app_tokens').set({ revoked_at: now }).where('id', '=', id).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('user_app_tokens')
+    .set({ revoked_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 export async function touchUserAppToken(db: Db, id: number, now: number): Promise<void> {

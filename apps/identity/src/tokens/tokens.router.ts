@@ -21,7 +21,9 @@ export const userAppTokensRouter = router({
    * Errors: 403 not self/admin, 404 unknown user, 422 `invalid_expiry`.
    */
   create: authedProcedure
-    .input(z.object({ user_id: idSchema, label: z.string().trim().min(1).max(100), expires_at: timestampSchema.optional() }))
+    .input(
+      z.object({ user_id: idSchema, label: z.string().trim().min(1).max(100), expires_at: timestampSchema.optional() }),
+    )
     .output(z.object({ token: userAppTokenDto, plaintext: z.string() }))
     .mutation(({ ctx, input }) => {
       assertSelfOrUserAdmin(ctx.principal, Number(input.user_id));

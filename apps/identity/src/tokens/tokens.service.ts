@@ -3,7 +3,7 @@
  * only the SHA-256 is stored. Each has a required label, an optional expiry, `last_used_at`, and can
  * be revoked; revocation drops cached authentications at once.
  */
-import { notFound, unprocessable, type UserAppTokenDto } from '@runbook/contracts';
+import { notFound, type UserAppTokenDto, unprocessable } from '@runbook/contracts';
 import { isoOf, msToIso } from '@runbook/db';
 import { forgetAuthentications } from '../auth/authenticate.js';
 import {

@@ -101,7 +101,11 @@ describe.each(await testDialects())('user app tokens on %s', (dialect) => {
     const dev = await kit.userWithToken(['developer']);
     const other = await kit.userWithToken(['developer']);
     expect(await codeOf(kit.caller(dev.token).userAppTokens.list({ user_id: other.userId }))).toBe('FORBIDDEN');
-    expect(await codeOf(kit.caller(dev.token).users.create({ first_name: 'a', last_name: 'b', email: 'x@example.com', roles: [] }))).toBe('FORBIDDEN');
+    expect(
+      await codeOf(
+        kit.caller(dev.token).users.create({ first_name: 'a', last_name: 'b', email: 'x@example.com', roles: [] }),
+      ),
+    ).toBe('FORBIDDEN');
     const admin = await kit.userWithToken(['developer', 'global_user_admin']);
     expect(await codeOf(kit.caller(admin.token).userAppTokens.list({ user_id: other.userId }))).toBe('ok');
   });
@@ -120,6 +124,8 @@ describe.each(await testDialects())('user app tokens on %s', (dialect) => {
     const input = { first_name: 'A', last_name: 'B', email: `dup-${dialect}@example.com`, roles: [] };
     await kit.caller(admin.token).users.create(input);
     expect(await codeOf(kit.caller(admin.token).users.create(input))).toBe('CONFLICT');
-    expect(await codeOf(kit.caller(admin.token).users.create({ ...input, email: 'not-an-email' }))).toBe('UNPROCESSABLE_CONTENT');
+    expect(await codeOf(kit.caller(admin.token).users.create({ ...input, email: 'not-an-email' }))).toBe(
+      'UNPROCESSABLE_CONTENT',
+    );
   });
 });

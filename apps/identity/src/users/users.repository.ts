@@ -18,7 +18,11 @@ export async function updateUser(db: Db, id: number, changes: Partial<NewUserRow
 }
 
 /** Users matching `query` (substring of name or email), by id. */
-export function listUsers(db: Db, filters: { query?: string | undefined; archived?: boolean | undefined }, page: PageInput) {
+export function listUsers(
+  db: Db,
+  filters: { query?: string | undefined; archived?: boolean | undefined },
+  page: PageInput,
+) {
   let q = db.selectFrom('users').selectAll();
   if (filters.query) {
     // `!` as the LIKE escape character behaves the same on MySQL and SQLite (a backslash does not).

@@ -26,7 +26,9 @@ export const usersRouter = router({
 
   /** Users, filtered by `query` (substring of name or email) and `archived`, paginated by id. */
   list: authedProcedure
-    .input(z.object({ query: z.string().max(200).optional(), archived: z.boolean().optional(), page: pageRequestSchema }))
+    .input(
+      z.object({ query: z.string().max(200).optional(), archived: z.boolean().optional(), page: pageRequestSchema }),
+    )
     .output(pageSchema(userDto))
     .query(({ ctx, input }) => service.listUsers(ctx.deps, input, input.page)),
 

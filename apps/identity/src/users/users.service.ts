@@ -95,13 +95,18 @@ export async function createUser(deps: IdentityDeps, input: CreateUserInput): Pr
   return getUser(deps, id);
 }
 
-const toRoleRow = (r: RoleAssignment) => ({ role: r.role, workspace_id: r.workspace_id === null ? 0 : Number(r.workspace_id) });
+const toRoleRow = (r: RoleAssignment) => ({
+  role: r.role,
+  workspace_id: r.workspace_id === null ? 0 : Number(r.workspace_id),
+});
 
 /** Replaces a user's role assignments; cached authentications of the user are dropped at once. */
 export async function setRoles(deps: IdentityDeps, userId: number, roles: RoleAssignment[]): Promise<UserDto> {
   await getUser(deps, userId);
   const unique = [...new Map(roles.map((r) => [`${r.role}:${r.workspace_id}`, r])).values()];
-  await deps.db.transaction().execute((trx) => repo.replaceRoleAssignments(trx, userId, unique.map(toRoleRow), deps.now()));
+  await deps.db
+    .transaction()
+    .execute((trx) => repo.replaceRoleAssignments(trx, userId, unique.map(toRoleRow), deps.now()));
   await forgetUser(deps, userId);
   return getUser(deps, userId);
 }
@@ -130,4 +135,3 @@ export function assertSelfOrUserAdmin(principal: Principal, userId: number): voi
   if (principal.user_id === String(userId) || hasRole(principal, 'global_user_admin')) return;
   throw forbidden('Only the user themselves or a global_user_admin may do this.');
 }
-
