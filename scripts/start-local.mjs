@@ -41,6 +41,7 @@ async function waitReady(url, child, name, timeoutMs = 30_000) {
  * @param {{gateway:number, identity:number, secrets:number, catalog:number}} options.ports
  * @param {Record<string,string>} [options.env] extra environment for every service (e.g. MYSQL_URL per service is not shared: use options.serviceEnv)
  * @param {Partial<Record<'identity'|'secrets'|'catalog'|'gateway', Record<string,string>>>} [options.serviceEnv]
+ * @param {Partial<Record<'identity'|'secrets'|'catalog'|'gateway', string[]>>} [options.nodeArgs] extra node flags per service (e.g. `--cpu-prof`)
  * @param {'inherit'|'pipe'|'ignore'} [options.output] where child logs go (default: prefixed to this process's stdout)
  * @returns {Promise<{gatewayUrl:string, urls:Record<string,string>, adminToken:string, createdAdmin:boolean, children:Record<string,import('node:child_process').ChildProcess>, stop:()=>Promise<void>}>}
  */
@@ -68,24 +69,28 @@ export async function startPlatform(options) {
   };
 
   const start = async (name, env) => {
-    const child = spawn(process.execPath, [join(root, 'apps', name, 'dist', 'index.js')], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOST: host,
-        PORT: String(options.ports[name]),
-        DATA_DIR: dataDir,
-        LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
-        ...options.env,
-        ...env,
-        ...(options.serviceEnv?.[name] ?? {}),
+    const child = spawn(
+      process.execPath,
+      [...(options.nodeArgs?.[name] ?? []), join(root, 'apps', name, 'dist', 'index.js')],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          HOST: host,
+          PORT: String(options.ports[name]),
+          DATA_DIR: dataDir,
+          LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+          ...options.env,
+          ...env,
+          ...(options.serviceEnv?.[name] ?? {}),
+        },
+        stdio: [
+          'ignore',
+          options.output === 'ignore' ? 'ignore' : 'pipe',
+          options.output === 'ignore' ? 'ignore' : 'pipe',
+        ],
       },
-      stdio: [
-        'ignore',
-        options.output === 'ignore' ? 'ignore' : 'pipe',
-        options.output === 'ignore' ? 'ignore' : 'pipe',
-      ],
-    });
+    );
     children[name] = child;
     if (options.output !== 'ignore') {
       for (const stream of [child.stdout, child.stderr]) {

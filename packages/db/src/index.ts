@@ -17,6 +17,7 @@ import {
   SqliteDialect,
   sql,
 } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { createPool } from 'mysql2';
 
 export type { Migration };
@@ -37,6 +38,26 @@ export interface CreateDbOptions {
 }
 
 const dialectOfDb = new WeakMap<object, Dialect>();
+
+/**
+ * better-sqlite3 compiles a statement on every `prepare`, and Kysely prepares each query it runs;
+ * keeping the compiled statements of the (few, parameterised) query shapes a service issues saves
+ * that work on every request. Statements are only used synchronously (`all`/`run`), so reuse is safe.
+ */
+function withStatementCache(database: SQLite.Database, max = 1000) {
+  const statements = new LRUCache<string, SQLite.Statement>({ max });
+  return {
+    close: () => database.close(),
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = database.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+  };
+}
 
 /**
  * Opens a database. SQLite files get `foreign_keys=ON`, WAL journaling and a 5 s busy timeout; the
@@ -62,7 +83,10 @@ export function createDb<DB>(config: DatabaseConfig, options: CreateDbOptions = 
     database.pragma('foreign_keys = ON');
     database.pragma('busy_timeout = 5000');
     database.pragma('synchronous = NORMAL');
-    db = new Kysely<DB>({ dialect: new SqliteDialect({ database }), ...(log ? { log } : {}) });
+    db = new Kysely<DB>({
+      dialect: new SqliteDialect({ database: withStatementCache(database) }),
+      ...(log ? { log } : {}),
+    });
   } else {
     const pool = createPool({
       uri: config.url,

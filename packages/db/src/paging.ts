@@ -32,6 +32,8 @@ export interface KeysetSort {
   idKey: string;
 }
 
+const TOTAL = '__page_total';
+
 type Cursor = [value: string | number | null, id: number, number: number, total: number];
 
 /** Thrown for a cursor that was not produced by this server (the caller maps it to a 400). */
@@ -66,8 +68,9 @@ function decodeCursor(s: string): Cursor {
 }
 
 /**
- * Reads one page of `query` (filters applied, no order or limit) in at most two queries: the page,
- * and — only when no cursor is given — the total count.
+ * Reads one page of `query` (filters applied, no order or limit) in one query. Without a cursor the
+ * total is counted in the same statement; with one it is carried in the cursor. Only an offset page
+ * past the end costs a second query (to count).
  * @throws {InvalidCursorError} for a cursor this function did not produce.
  */
 export async function paginate<DB, TB extends keyof DB, O extends Record<string, unknown>>(
@@ -95,16 +98,28 @@ export async function paginate<DB, TB extends keyof DB, O extends Record<string,
   } else if (number > 1) {
     pageQuery = pageQuery.offset((number - 1) * page.size);
   }
-  const [rows, counted] = await Promise.all([
-    pageQuery.execute() as Promise<O[]>,
-    total === undefined
-      ? (q
-          .clearSelect()
-          .select((eb: any) => eb.fn.countAll().as('n'))
-          .executeTakeFirst() as Promise<{ n: number | string }>)
-      : Promise.resolve(undefined),
-  ]);
-  if (counted) total = Number(counted.n);
+  // The first page of a walk also needs the total. Counting in a scalar subquery of the same
+  // statement keeps the read at one round trip; both engines evaluate an uncorrelated subquery once.
+  const counting = total === undefined;
+  if (counting) {
+    const countQuery = q.clearSelect().select((eb: any) => eb.fn.countAll().as('n'));
+    pageQuery = pageQuery.select(() => countQuery.as(TOTAL));
+  }
+  const rows = (await pageQuery.execute()) as Array<O & { [TOTAL]?: number | string }>;
+  if (counting) {
+    const first = rows[0];
+    if (first) total = Number(first[TOTAL]);
+    else if (number === 1) total = 0;
+    else {
+      // An offset past the end: the page is empty, so the count needs its own query.
+      const counted = (await q
+        .clearSelect()
+        .select((eb: any) => eb.fn.countAll().as('n'))
+        .executeTakeFirst()) as { n: number | string };
+      total = Number(counted.n);
+    }
+    for (const row of rows) delete row[TOTAL];
+  }
   const hasMore = rows.length > page.size;
   const items = hasMore ? rows.slice(0, page.size) : rows;
   const last = items[items.length - 1];

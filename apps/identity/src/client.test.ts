@@ -1,0 +1,65 @@
+import { createMemoryCache } from '@runbook/cache';
+import type { Principal } from '@runbook/contracts';
+import { describe, expect, it } from 'vitest';
+import { createCachedAuthenticator, type IdentityClient } from './client.js';
+
+/** A stand-in for identity's tRPC client that counts `auth.authenticate` calls. */
+function fakeIdentity(principal: Principal) {
+  const calls: string[] = [];
+  const client = {
+    auth: {
+      authenticate: {
+        query: async ({ credential }: { credential: string }) => {
+          calls.push(credential);
+          await new Promise((r) => setTimeout(r, 5));
+          return principal;
+        },
+      },
+    },
+  } as unknown as IdentityClient;
+  return { client, calls };
+}
+
+const user: Principal = {
+  kind: 'user',
+  user_id: '1',
+  token_id: '1',
+  roles: [{ role: 'developer', workspace_id: null }],
+};
+
+describe('createCachedAuthenticator', () => {
+  it('asks identity once per credential while the cache is warm, however many requests arrive', async () => {
+    const { client, calls } = fakeIdentity(user);
+    const authenticate = createCachedAuthenticator(client, createMemoryCache({ prefix: 't:' }), 1000);
+    const results = await Promise.all(Array.from({ length: 100 }, () => authenticate('rbt_token_a')));
+    expect(results.every((p) => p.kind === 'user')).toBe(true);
+    expect(calls).toEqual(['rbt_token_a']);
+    for (let i = 0; i < 50; i++) await authenticate('rbt_token_a');
+    expect(calls).toHaveLength(1);
+    await authenticate('rbt_token_b');
+    expect(calls).toEqual(['rbt_token_a', 'rbt_token_b']);
+  });
+
+  it('asks again once the TTL (the revocation bound) has passed', async () => {
+    const { client, calls } = fakeIdentity(user);
+    const authenticate = createCachedAuthenticator(client, createMemoryCache({ prefix: 't:' }), 30);
+    await authenticate('rbt_token_a');
+    await new Promise((r) => setTimeout(r, 60));
+    await authenticate('rbt_token_a');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('never keeps the credential itself as a cache key', async () => {
+    const { client } = fakeIdentity(user);
+    const cache = createMemoryCache({ prefix: 't:' });
+    const keys: string[] = [];
+    const spying = {
+      ...cache,
+      set: async (key: string, value: string, ttl: number) => (keys.push(key), cache.set(key, value, ttl)),
+    };
+    const authenticate = createCachedAuthenticator(client, spying, 1000);
+    await authenticate('rbt_secret_credential');
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toContain('rbt_secret_credential');
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Load generation (autocannon) with CPU accounting of the server processes (pidusage).
+ */
+import { fork } from 'node:child_process';
+import { createServer } from 'node:net';
+import autocannon from 'autocannon';
+import pidusage from 'pidusage';
+
+/** A free loopback port. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Forks `script` with `env`; resolves once it sends 'ready'. */
+export function startChild(script, env) {
+  return new Promise((resolve, reject) => {
+    const child = fork(script, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    child.once('message', (m) => (m === 'ready' ? resolve(child) : undefined));
+    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+  });
+}
+
+export function stopChild(child) {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/**
+ * Runs autocannon against `request` for `duration` seconds after a short warm-up.
+ * @param {object} o
+ * @param {string} o.url
+ * @param {number} o.connections
+ * @param {number} o.duration seconds
+ * @param {Record<string, number>} o.pids process name → pid, for CPU per request
+ * @returns {Promise<{rps:number,p50:number,p99:number,requests:number,errors:number,non2xx:number,cpuMsPerRequest:Record<string,number>}>}
+ */
+export async function measure({
+  url,
+  connections,
+  duration,
+  method = 'GET',
+  headers = {},
+  body,
+  pids = {},
+  warmup = 1,
+}) {
+  const options = { url, connections, method, headers, ...(body ? { body } : {}) };
+  await autocannon({ ...options, duration: warmup });
+  const before = await cpuTimes(pids);
+  const result = await autocannon({ ...options, duration });
+  const after = await cpuTimes(pids);
+  const requests = result.requests.total;
+  const cpuMsPerRequest = Object.fromEntries(
+    Object.keys(pids).map((name) => [name, requests ? round((after[name] - before[name]) / requests, 4) : null]),
+  );
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    cpuMsPerRequest,
+  };
+}
+
+async function cpuTimes(pids) {
+  const entries = Object.entries(pids);
+  if (entries.length === 0) return {};
+  const stats = await pidusage(entries.map(([, pid]) => pid));
+  return Object.fromEntries(entries.map(([name, pid]) => [name, stats[pid]?.ctime ?? 0]));
+}
+
+/** Resident set size in MiB of each pid. */
+export async function rss(pids) {
+  const entries = Object.entries(pids);
+  const stats = await pidusage(entries.map(([, pid]) => pid));
+  return Object.fromEntries(entries.map(([name, pid]) => [name, round(stats[pid].memory / 1048576, 1)]));
+}
+
+export const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;

@@ -1,0 +1,361 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench`: every benchmark in one bounded run (loopback only), with baselines measured in the
+ * same run so the printed ratios hold on a noisy, shared machine. Results go to bench/results/*.json.
+ *
+ *   node bench/run.mjs [--quick] [--engines sqlite,mysql] [--duration 5] [--soak]
+ *
+ * Request path (per engine: the embedded default, and MySQL + Redis), at 10 and 64 connections:
+ *   bare node:http (same bytes) · one Fastify app (same auth cache + SQL) · the platform's
+ *   GET /core/runbooks (page of 25), Get a Task, create a task, masked preview of 20 references,
+ *   and catalog's runbooks.list called directly over tRPC (to isolate the gateway hop).
+ * Paging: 100,000 runbooks in one workspace, links.next walked to the end (first vs last pages).
+ * Memory: each service's RSS; with --soak, after 100,000 and after 1,000,000 requests.
+ * Also runs bench/resolver.bench.mjs and bench/orchestration.bench.mjs when present.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createDb } from '@runbook/db';
+import { createEmptyMysqlDatabase } from '@runbook/db/testing';
+import { startPlatform } from '../scripts/start-local.mjs';
+import { freePort, measure, round, rss, startChild, stopChild } from './lib/load.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    engines: { type: 'string', default: 'sqlite,mysql' },
+    duration: { type: 'string' },
+    soak: { type: 'boolean', default: false },
+    'skip-extra': { type: 'boolean', default: false },
+  },
+});
+const duration = Number(args.duration ?? (args.quick ? 2 : 5));
+const pagingRows = args.quick ? 20_000 : 100_000;
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+const log = (...parts) => console.error('[bench]', ...parts);
+
+async function json(res) {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function seed(base, token) {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const post = (path, body) =>
+    fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(json);
+  const ws = await post('/core/workspaces', { data: { type: 'workspace', attributes: { name: 'Bench' } } });
+  let runbookId;
+  for (let i = 0; i < 30; i++) {
+    const rb = await post('/core/runbooks', {
+      data: {
+        type: 'runbook',
+        attributes: { name: `Runbook ${i}`, description: 'A runbook of the benchmark data set.' },
+        relationships: { workspace: { data: { id: ws.data.id, type: 'workspace' } } },
+      },
+    });
+    runbookId ??= rb.data.id;
+  }
+  let taskId;
+  for (let i = 0; i < 10; i++) {
+    const t = await post(`/core/runbooks/${runbookId}/tasks`, {
+      data: { type: 'task', attributes: { name: `Task ${i}`, duration: 60 } },
+    });
+    taskId ??= t.data.id;
+  }
+  const refs = [];
+  for (let i = 1; i <= 20; i++) {
+    const name = `bench_param_${String(i).padStart(2, '0')}`;
+    await post('/core/system_parameters', {
+      data: {
+        type: 'system_parameter',
+        attributes: { name, value: `value-${i}-${'x'.repeat(24)}`, secret: i % 2 === 0 },
+      },
+    });
+    refs.push(`{{system.${name}}}`);
+  }
+  const template = JSON.stringify(Object.fromEntries(refs.map((r, i) => [`field_${i}`, `prefix ${r} suffix`])));
+  return { workspaceId: ws.data.id, runbookId, taskId, template };
+}
+
+async function seedRunbooks(catalogDb, workspaceId, count) {
+  const now = Date.now();
+  for (let i = 0; i < count; i += 1000) {
+    const rows = [];
+    for (let j = i; j < Math.min(count, i + 1000); j++) {
+      rows.push({
+        workspace_id: Number(workspaceId),
+        name: `Deep ${String(j).padStart(6, '0')}`,
+        description: '',
+        is_template: 0,
+        run_type: null,
+        created_at: now + j,
+        updated_at: now + j,
+      });
+    }
+    await catalogDb.insertInto('runbooks').values(rows).execute();
+  }
+}
+
+async function walk(base, token, firstUrl) {
+  const latencies = [];
+  let next = firstUrl;
+  while (next) {
+    const started = performance.now();
+    const doc = await fetch(next, { headers: { authorization: `Bearer ${token}` } }).then(json);
+    latencies.push(performance.now() - started);
+    next = doc.links.next;
+  }
+  return latencies;
+}
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function benchEngine(engine) {
+  log(`engine ${engine}: starting the platform`);
+  const dataDir = await mkdtemp(join(tmpdir(), `runbook-bench-${engine}-`));
+  const drops = [];
+  const serviceEnv = {};
+  const mysqlUrls = {};
+  if (engine === 'mysql') {
+    for (const service of ['identity', 'secrets', 'catalog']) {
+      const db = await createEmptyMysqlDatabase();
+      drops.push(db.drop);
+      mysqlUrls[service] = db.url;
+      serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl };
+    }
+  }
+  const ports = {
+    gateway: await freePort(),
+    identity: await freePort(),
+    secrets: await freePort(),
+    catalog: await freePort(),
+  };
+  const platform = await startPlatform({
+    dataDir,
+    ports,
+    serviceEnv,
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' },
+    output: 'ignore',
+  });
+  const children = [];
+  const results = { engine, runs: [], paging: null, rss: {} };
+  try {
+    const base = platform.gatewayUrl;
+    const token = platform.adminToken;
+    const auth = { authorization: `Bearer ${token}` };
+    const data = await seed(base, token);
+    const pids = Object.fromEntries(Object.entries(platform.children).map(([n, c]) => [n, c.pid]));
+    const listPath = `/core/runbooks?workspace_id=${data.workspaceId}&page[size]=25`;
+
+    const bodyFile = join(dataDir, 'runbooks-response.json');
+    await writeFile(bodyFile, await (await fetch(`${base}${listPath}`, { headers: auth })).text());
+    const barePort = await freePort();
+    const fastifyPort = await freePort();
+    const bare = await startChild(join(here, 'servers/bare.mjs'), { PORT: String(barePort), BODY_FILE: bodyFile });
+    children.push(bare);
+    const fastifyEnv =
+      engine === 'mysql'
+        ? { IDENTITY_MYSQL_URL: mysqlUrls.identity, CATALOG_MYSQL_URL: mysqlUrls.catalog }
+        : { IDENTITY_DB: join(dataDir, 'identity.sqlite'), CATALOG_DB: join(dataDir, 'catalog.sqlite') };
+    const fastifyApp = await startChild(join(here, 'servers/fastify-app.mjs'), {
+      PORT: String(fastifyPort),
+      ...fastifyEnv,
+    });
+    children.push(fastifyApp);
+
+    const catalogInput = encodeURIComponent(JSON.stringify({ workspace_id: data.workspaceId, page: { size: 25 } }));
+    const scenarios = [
+      {
+        name: 'bare node:http (same bytes)',
+        target: 'baseline',
+        url: `http://127.0.0.1:${barePort}${listPath}`,
+        pids: { bare: bare.pid },
+      },
+      {
+        name: 'single Fastify app: GET /core/runbooks',
+        target: 'baseline',
+        url: `http://127.0.0.1:${fastifyPort}${listPath}`,
+        headers: auth,
+        pids: { fastify: fastifyApp.pid },
+      },
+      { name: 'GET /core/runbooks', target: 'platform', url: `${base}${listPath}`, headers: auth, pids },
+      {
+        name: 'catalog runbooks.list over tRPC (no gateway)',
+        target: 'platform',
+        url: `${platform.urls.catalog}/trpc/runbooks.list?input=${catalogInput}`,
+        headers: auth,
+        pids: { catalog: pids.catalog, identity: pids.identity },
+      },
+      {
+        name: 'Get a Task',
+        target: 'platform',
+        url: `${base}/core/runbooks/${data.runbookId}/tasks/${data.taskId}`,
+        headers: auth,
+        pids,
+      },
+      {
+        name: 'create a task',
+        target: 'platform',
+        url: `${base}/core/runbooks/${data.runbookId}/tasks`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: { type: 'task', attributes: { name: 'Benchmark task', duration: 30 } } }),
+        pids,
+      },
+      {
+        name: 'preview, 20 references',
+        target: 'platform',
+        url: `${base}/core/system_parameters/preview`,
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ data: { template: data.template, context: 'json' } }),
+        pids,
+      },
+    ];
+    for (const connections of [10, 64]) {
+      for (const s of scenarios) {
+        const r = await measure({ ...s, connections, duration });
+        log(
+          `${engine} c=${connections} ${s.name}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.non2xx || r.errors ? ` (non-2xx ${r.non2xx}, errors ${r.errors})` : ''}`,
+        );
+        results.runs.push({ scenario: s.name, connections, ...r });
+      }
+    }
+    results.rss.after_runs = await rss(pids);
+
+    log(`engine ${engine}: paging through ${pagingRows} runbooks`);
+    const catalogDb = createDb(
+      engine === 'mysql'
+        ? { dialect: 'mysql', url: mysqlUrls.catalog }
+        : { dialect: 'sqlite', file: join(dataDir, 'catalog.sqlite') },
+    );
+    const deepWs = await fetch(`${base}/core/workspaces`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { type: 'workspace', attributes: { name: 'Deep' } } }),
+    }).then(json);
+    await seedRunbooks(catalogDb, deepWs.data.id, pagingRows);
+    await catalogDb.destroy();
+    const latencies = await walk(base, token, `${base}/core/runbooks?workspace_id=${deepWs.data.id}&page[size]=25`);
+    const firstPages = latencies.slice(1, 51);
+    const lastPages = latencies.slice(-50);
+    const deepOffset = [];
+    for (let i = 0; i < 20; i++) {
+      const started = performance.now();
+      await fetch(
+        `${base}/core/runbooks?workspace_id=${deepWs.data.id}&page[size]=25&page[number]=${Math.floor(pagingRows / 25)}`,
+        { headers: auth },
+      ).then(json);
+      deepOffset.push(performance.now() - started);
+    }
+    results.paging = {
+      rows: pagingRows,
+      pages: latencies.length,
+      first_pages_ms: round(mean(firstPages), 3),
+      last_pages_ms: round(mean(lastPages), 3),
+      ratio_last_to_first: round(mean(lastPages) / mean(firstPages), 3),
+      first_page_with_count_ms: round(latencies[0], 3),
+      deep_page_number_ms: round(mean(deepOffset), 3),
+    };
+    log(
+      `paging: first pages ${results.paging.first_pages_ms} ms, last pages ${results.paging.last_pages_ms} ms (ratio ${results.paging.ratio_last_to_first}); page[number]=${Math.floor(pagingRows / 25)} costs ${results.paging.deep_page_number_ms} ms`,
+    );
+
+    if (args.soak) {
+      const soakUrl = `${base}${listPath}`;
+      const soak = async (amount) => {
+        const { default: autocannon } = await import('autocannon');
+        await autocannon({ url: soakUrl, headers: auth, connections: 64, amount });
+      };
+      await soak(100_000);
+      results.rss.after_100k = await rss(pids);
+      await soak(900_000);
+      results.rss.after_1m = await rss(pids);
+      results.rss.growth = Object.fromEntries(
+        Object.keys(pids).map((n) => [n, round(results.rss.after_1m[n] / results.rss.after_100k[n], 3)]),
+      );
+      log(
+        `RSS after 100k: ${JSON.stringify(results.rss.after_100k)}; after 1M: ${JSON.stringify(results.rss.after_1m)}`,
+      );
+    }
+  } finally {
+    for (const child of children) await stopChild(child);
+    await platform.stop();
+    for (const drop of drops) await drop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+function ratios(result) {
+  const by = (scenario, c) => result.runs.find((r) => r.scenario === scenario && r.connections === c);
+  const out = {};
+  for (const c of [10, 64]) {
+    const platform = by('GET /core/runbooks', c);
+    const fastify = by('single Fastify app: GET /core/runbooks', c);
+    const bare = by('bare node:http (same bytes)', c);
+    const direct = by('catalog runbooks.list over tRPC (no gateway)', c);
+    out[`c${c}`] = {
+      platform_vs_fastify_app: round(platform.rps / fastify.rps, 3),
+      platform_vs_bare: round(platform.rps / bare.rps, 3),
+      fastify_app_vs_bare: round(fastify.rps / bare.rps, 3),
+      gateway_hop_added_p50_ms: round(platform.p50 - direct.p50, 2),
+    };
+  }
+  return out;
+}
+
+function printTable(result) {
+  const rows = result.runs.map((r) => ({
+    scenario: r.scenario,
+    conn: r.connections,
+    'req/s': r.rps,
+    'p50 ms': r.p50,
+    'p99 ms': r.p99,
+    'CPU ms/req': Object.entries(r.cpuMsPerRequest)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+    'non-2xx': r.non2xx,
+  }));
+  console.log(`\n## ${result.engine === 'mysql' ? 'MySQL + Redis' : 'embedded default (SQLite, in-process cache)'}`);
+  console.table(rows);
+  console.log('ratios:', JSON.stringify(result.ratios, null, 2));
+  if (result.paging) console.log('paging:', JSON.stringify(result.paging));
+}
+
+const startedAt = new Date();
+const report = {
+  date: startedAt.toISOString(),
+  node: process.version,
+  cpus: (await import('node:os')).cpus().length,
+  duration_s: duration,
+  engines: [],
+};
+for (const engine of args.engines.split(',').filter(Boolean)) {
+  const result = await benchEngine(engine);
+  result.ratios = ratios(result);
+  printTable(result);
+  report.engines.push(result);
+}
+await mkdir(join(here, 'results'), { recursive: true });
+await writeFile(join(here, 'results', 'request-path.json'), `${JSON.stringify(report, null, 2)}\n`);
+log('wrote bench/results/request-path.json');
+
+if (!args['skip-extra']) {
+  for (const [file, fn] of [
+    ['resolver.bench.mjs', 'runResolverBench'],
+    ['orchestration.bench.mjs', 'runOrchestrationBench'],
+  ]) {
+    if (!existsSync(join(here, file))) continue;
+    log(`running ${file}`);
+    const mod = await import(`./${file}`);
+    await mod[fn]({ quick: args.quick });
+  }
+}
