@@ -103,7 +103,7 @@ async function seedRunbooks(catalogDb, workspaceId, count) {
   }
 }
 
-async function walk(base, token, firstUrl) {
+async function walk(token, firstUrl) {
   const latencies = [];
   let next = firstUrl;
   while (next) {
@@ -243,7 +243,7 @@ async function benchEngine(engine) {
     }).then(json);
     await seedRunbooks(catalogDb, deepWs.data.id, pagingRows);
     await catalogDb.destroy();
-    const latencies = await walk(base, token, `${base}/core/runbooks?workspace_id=${deepWs.data.id}&page[size]=25`);
+    const latencies = await walk(token, `${base}/core/runbooks?workspace_id=${deepWs.data.id}&page[size]=25`);
     const firstPages = latencies.slice(1, 51);
     const lastPages = latencies.slice(-50);
     const deepOffset = [];

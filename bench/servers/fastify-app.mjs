@@ -53,13 +53,11 @@ const app = Fastify({ logger: false });
 app.get('/core/runbooks', async (req, reply) => {
   const principal = await authenticate(req.headers.authorization);
   if (!principal)
-    return reply
-      .code(401)
-      .send({
-        errors: [
-          { status: '401', code: 'unauthorized', title: 'Unauthorized', detail: 'A valid bearer token is required.' },
-        ],
-      });
+    return reply.code(401).send({
+      errors: [
+        { status: '401', code: 'unauthorized', title: 'Unauthorized', detail: 'A valid bearer token is required.' },
+      ],
+    });
   if (!principal.roles.includes('developer'))
     return reply
       .code(403)

@@ -8,10 +8,13 @@ import { z } from 'zod';
 
 /** Every role, with what it permits. */
 export const roleTable = {
-  developer: 'Required for any API call. Read what the user can see; act on tasks assigned to them.',
-  integrations_admin: 'Create, edit and delete system parameters and integrations.',
-  workspace_manager: 'Create and manage workspaces, runbooks, tasks and teams (globally or in one workspace).',
-  global_user_admin: 'Manage users, teams, role assignments and other users\u2019 user app tokens.',
+  developer:
+    'Required for any API call (globally or for a workspace). Read users, teams, system parameters and the visible workspaces with their runbooks and tasks; act on tasks assigned to them.',
+  integrations_admin: 'Create, edit and delete system parameters and integrations. Global only.',
+  workspace_manager:
+    'Create workspaces and teams and manage team members (global); create, edit and delete runbooks and tasks (globally or in one workspace).',
+  global_user_admin:
+    'Create, edit and archive users, assign roles, manage other users\u2019 user app tokens and read the audit trail (action logs). Global only.',
 } as const;
 
 /** A role name. */

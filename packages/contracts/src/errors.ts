@@ -7,7 +7,7 @@
 import { z } from 'zod';
 
 /** HTTP statuses an {@link AppError} may carry. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 422 | 429 | 500 | 502 | 503 | 504;
 
 /** Title per status, as in RFC 9110's reason phrases. */
 export const errorTitles: Record<ErrorStatus, string> = {
@@ -17,6 +17,7 @@ export const errorTitles: Record<ErrorStatus, string> = {
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',
+  412: 'Precondition Failed',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',

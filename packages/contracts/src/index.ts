@@ -4,7 +4,10 @@
  */
 export * from './auth.js';
 export * from './errors.js';
+export * from './identity.js';
 export * from './jsonapi.js';
 export * from './meta.js';
+export * from './orchestration.js';
 export * from './paging.js';
 export * from './resources.js';
+export * from './secrets.js';
