@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from './openapi.js';
+import { gatewayRouter } from './router.js';
+
+const doc = buildOpenApiDocument('http://127.0.0.1:3000');
+type Operation = { operationId: string; responses: Record<string, unknown>; security?: unknown };
+const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+  Object.entries(item as Record<string, Operation>).map(([method, op]) => ({ path, method, op })),
+);
+
+describe('OpenAPI document', () => {
+  it('is the contract: any change to it is deliberate (update with `vitest -u`)', async () => {
+    await expect(`${JSON.stringify(doc, null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/openapi.json');
+  });
+
+  it('publishes every gateway procedure that declares a REST route, under /core', () => {
+    const procedures = Object.values(
+      gatewayRouter._def.procedures as Record<
+        string,
+        { _def: { meta?: { openapi?: { method: string; path: string } } } }
+      >,
+    );
+    const declared = procedures.flatMap((p) =>
+      p._def.meta?.openapi ? [`${p._def.meta.openapi.method.toLowerCase()} ${p._def.meta.openapi.path}`] : [],
+    );
+    expect(declared.length).toBeGreaterThan(0);
+    expect(operations.map((o) => `${o.method} ${o.path}`).sort()).toEqual(declared.sort());
+    for (const { path } of operations) expect(path.startsWith('/core/')).toBe(true);
+  });
+
+  it('documents the error document and bearer authentication on every operation', () => {
+    for (const { op } of operations) {
+      for (const status of ['400', '401', '403', '404', '422']) {
+        expect(op.responses[status], `${op.operationId} ${status}`).toMatchObject({
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDocument' } } },
+        });
+      }
+      expect(op.security).toEqual([{ bearerAuth: [] }]);
+    }
+  });
+});
