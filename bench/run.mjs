@@ -22,7 +22,7 @@ import { parseArgs } from 'node:util';
 import { createDb } from '@runbook/db';
 import { createEmptyMysqlDatabase } from '@runbook/db/testing';
 import { startPlatform } from '../scripts/start-local.mjs';
-import { freePort, measure, round, rss, startChild, stopChild } from './lib/load.mjs';
+import { freePort, measure, round, rss, sequentialLatency, startChild, stopChild } from './lib/load.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -228,6 +228,16 @@ async function benchEngine(engine) {
         results.runs.push({ scenario: s.name, connections, ...r });
       }
     }
+    const gatewayList = scenarios.find((s) => s.name === 'GET /core/runbooks');
+    const directList = scenarios.find((s) => s.name === 'catalog runbooks.list over tRPC (no gateway)');
+    const viaGateway = await sequentialLatency(gatewayList);
+    const direct = await sequentialLatency(directList);
+    results.unloaded = {
+      via_gateway_p50_ms: viaGateway.p50,
+      catalog_direct_p50_ms: direct.p50,
+      gateway_hop_added_p50_ms: round(viaGateway.p50 - direct.p50, 3),
+    };
+    log(`unloaded (1 connection): via gateway p50 ${viaGateway.p50} ms, catalog direct ${direct.p50} ms`);
     results.rss.after_runs = await rss(pids);
 
     log(`engine ${engine}: paging through ${pagingRows} runbooks`);
@@ -327,6 +337,7 @@ function printTable(result) {
   console.log(`\n## ${result.engine === 'mysql' ? 'MySQL + Redis' : 'embedded default (SQLite, in-process cache)'}`);
   console.table(rows);
   console.log('ratios:', JSON.stringify(result.ratios, null, 2));
+  if (result.unloaded) console.log('unloaded, 1 connection:', JSON.stringify(result.unloaded));
   if (result.paging) console.log('paging:', JSON.stringify(result.paging));
 }
 

@@ -89,3 +89,23 @@ export async function rss(pids) {
 }
 
 export const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/**
+ * Median and p99 latency (ms, sub-millisecond resolution) of `n` sequential requests on one
+ * keep-alive connection, after `warmup` unmeasured ones: an unloaded machine's view of a path.
+ */
+export async function sequentialLatency({ url, headers = {}, n = 500, warmup = 100 }) {
+  const { Agent, request } = await import('undici');
+  const dispatcher = new Agent({ connections: 1 });
+  const times = [];
+  for (let i = 0; i < n + warmup; i++) {
+    const started = performance.now();
+    const res = await request(url, { headers, dispatcher });
+    await res.body.arrayBuffer();
+    if (res.statusCode >= 400) throw new Error(`${url} answered ${res.statusCode}`);
+    if (i >= warmup) times.push(performance.now() - started);
+  }
+  await dispatcher.close();
+  times.sort((a, b) => a - b);
+  return { p50: round(times[Math.floor(n / 2)], 3), p99: round(times[Math.floor(n * 0.99)], 3) };
+}
