@@ -3,16 +3,17 @@
  *
  *   node dist/cli.js rotate-key [--batch-size 100]
  *     Re-encrypts every system parameter value not under SECRETS_ACTIVE_KEY_ID (see
- *     `crypto/rotation.ts` for the whole procedure) and prints `{reencrypted, skipped, remaining}`
- *     as JSON. Exit status 0 when nothing remains under an old key, 1 otherwise or on error, 2 for
- *     bad usage.
+ *     `crypto/rotation.ts` and docs/operations.md for the whole procedure) and prints
+ *     `{active_key_id, reencrypted, skipped, remaining}` as one JSON line on stdout. Warnings and
+ *     errors go to stderr (never a value). Exit status 0 when nothing remains under an old key,
+ *     1 otherwise or on error, 2 for bad usage.
  */
 import { parseArgs } from 'node:util';
 import { createCache } from '@runbook/cache';
 import { parseEnv } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createLogger } from '@runbook/rpc';
-import { loadKeyring } from './crypto/encryption.js';
+import { type Keyring, loadKeyring } from './crypto/encryption.js';
 import { reencryptAll } from './crypto/rotation.js';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
@@ -49,7 +50,17 @@ function parseCommandLine(): { batchSize: number } {
 
 const { batchSize } = parseCommandLine();
 const env = parseEnv(secretsCliEnvSchema);
-const logger = createLogger('secrets-cli', env.LOG_LEVEL);
+// stdout carries the JSON result only; the CLI's own messages go to stderr.
+const stderr = (message: string) => process.stderr.write(`${message}\n`);
+const logger = createLogger('secrets-cli', 'silent');
+let keyring: Keyring;
+try {
+  // Before touching the database: a missing or invalid key configuration changes nothing.
+  keyring = await loadKeyring(env, (message) => stderr(`warning: ${message}`));
+} catch (error) {
+  stderr(`rotate-key failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 const db = createDb<Database>(databaseConfigFromEnv('secrets', env));
 const cache = createCache(env.REDIS_URL, { prefix: env.SECRETS_CACHE_PREFIX });
 try {
@@ -57,7 +68,7 @@ try {
   const deps: SecretsDeps = {
     db,
     cache,
-    keyring: await loadKeyring(env, (message) => logger.warn(message)),
+    keyring,
     authenticate: () => Promise.reject(new Error('the CLI serves no requests')),
     logger,
     now: Date.now,
@@ -71,7 +82,7 @@ try {
   process.stdout.write(`${JSON.stringify({ active_key_id: deps.keyring.activeKeyId, ...result })}\n`);
   process.exitCode = result.remaining === 0 ? 0 : 1;
 } catch (error) {
-  logger.error({ err: error }, 'rotate-key failed');
+  stderr(`rotate-key failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
 } finally {
   await db.destroy();

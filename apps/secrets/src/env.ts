@@ -13,6 +13,8 @@ const storageEnv = {
   SECRETS_ENCRYPTION_KEYS: z.string().optional(),
   /** Id of the key new values are encrypted with; may be omitted when exactly one key is configured. */
   SECRETS_ACTIVE_KEY_ID: z.string().optional(),
+  /** `production` (the container image) forbids generating a local encryption key. */
+  NODE_ENV: z.string().optional(),
   /** Most system parameters this instance accepts (creating more answers 422 `parameter_limit_reached`). */
   SECRETS_MAX_PARAMETERS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /**

@@ -12,12 +12,11 @@ export const auditActionSchema = z.enum(['create', 'update', 'delete']);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
 /**
- * Attributes of one audit entry: who changed which parameter when, and the versions before and
- * after — never the value. `parameter_id` and `parameter_name` survive the parameter's deletion.
+ * Attributes of one audit entry of a system parameter: who changed it when, and the versions before
+ * and after — never the value. `parameter_name` survives the parameter's deletion.
  */
 export const systemParameterAuditAttributes = z
   .object({
-    parameter_id: idSchema,
     parameter_name: z.string().meta({ example: 'payments_api_key' }),
     action: auditActionSchema,
     actor: z
@@ -30,7 +29,7 @@ export const systemParameterAuditAttributes = z
   .meta({ id: 'SystemParameterAuditEventAttributes' });
 
 /** One audit entry as the secrets service returns it (`systemParameters.auditLog`). */
-export const auditEntryDto = systemParameterAuditAttributes.extend({ id: idSchema });
+export const auditEntryDto = systemParameterAuditAttributes.extend({ id: idSchema, parameter_id: idSchema });
 /** An audit entry: `{id, parameter_id, parameter_name, action, actor, old_version, new_version, created_at}`. */
 export type AuditEntryDto = z.infer<typeof auditEntryDto>;
 

@@ -92,10 +92,21 @@ describe('keyring configuration', () => {
       const file = join(dir, 'data', LOCAL_KEY_FILE);
       expect((await stat(file)).mode & 0o777).toBe(0o600);
       expect(await readFile(file, 'utf8')).toMatch(/^local-1:[A-Za-z0-9+/=]{44}\n$/);
+      expect(warnings[0]).toContain('just generated');
+      expect(warnings[1]).toContain('generated earlier');
       const configured = await loadKeyring({ DATA_DIR: dir, SECRETS_ENCRYPTION_KEYS: `prod:${k(9)}` }, () => {
         throw new Error('no warning expected');
       });
       expect(configured.activeKeyId).toBe('prod');
+      // On MySQL without configured keys: a second, louder warning.
+      const onMysql: string[] = [];
+      await loadKeyring({ DATA_DIR: join(dir, 'data'), MYSQL_URL: 'mysql://x@db/secrets' }, (m) => onMysql.push(m));
+      expect(onMysql[1]).toContain('every host');
+      // In production a key is never generated.
+      await expect(loadKeyring({ DATA_DIR: join(dir, 'prod'), NODE_ENV: 'production' }, () => {})).rejects.toThrow(
+        /SECRETS_ENCRYPTION_KEYS is required in production/,
+      );
+      await expect(stat(join(dir, 'prod', LOCAL_KEY_FILE))).rejects.toThrow();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -103,31 +103,51 @@ export function parseKeyring(spec: string, activeKeyId?: string): Keyring {
 }
 
 /**
- * The keyring of the process: from `SECRETS_ENCRYPTION_KEYS` / `SECRETS_ACTIVE_KEY_ID` when set;
- * otherwise (embedded default) from `<dataDir>/secrets-encryption-key`, generated on first use with
- * mode 0600 — and `warn` is called, since such a key lives beside the data it protects.
- * @throws {Error} for an invalid key configuration or an unreadable key file.
+ * The keyring of the process: from `SECRETS_ENCRYPTION_KEYS` / `SECRETS_ACTIVE_KEY_ID` when set.
+ * Otherwise — the embedded default only — from `<DATA_DIR>/secrets-encryption-key`, generated on
+ * first use (32 random bytes, id `local-1`, mode 0600, written atomically so concurrent starts agree
+ * on one key) and reused afterwards; `warn` is called every time, since such a key lives beside the
+ * data it protects. With `NODE_ENV=production` (the container image) no key is ever generated.
+ * @throws {Error} for an invalid key configuration, an unreadable key file, or no configured key in production.
  */
 export async function loadKeyring(
-  env: { SECRETS_ENCRYPTION_KEYS?: string | undefined; SECRETS_ACTIVE_KEY_ID?: string | undefined; DATA_DIR: string },
+  env: {
+    SECRETS_ENCRYPTION_KEYS?: string | undefined;
+    SECRETS_ACTIVE_KEY_ID?: string | undefined;
+    DATA_DIR: string;
+    MYSQL_URL?: string | undefined;
+    NODE_ENV?: string | undefined;
+  },
   warn: (message: string) => void,
 ): Promise<Keyring> {
   if (env.SECRETS_ENCRYPTION_KEYS) return parseKeyring(env.SECRETS_ENCRYPTION_KEYS, env.SECRETS_ACTIVE_KEY_ID);
+  if (env.NODE_ENV === 'production') {
+    throw new Error(
+      'SECRETS_ENCRYPTION_KEYS is required in production (NODE_ENV=production): a key generated into DATA_DIR would differ per replica and be lost with the container. See docs/operations.md.',
+    );
+  }
   const file = join(env.DATA_DIR, LOCAL_KEY_FILE);
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   // Written whole to a temporary file, then linked into place: when several processes start at once,
   // exactly one key wins and nobody reads a half-written file.
   const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(temp, `local-1:${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600 });
+  let generated = true;
   try {
     await link(temp, file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    generated = false;
   } finally {
     await unlink(temp);
   }
   warn(
-    `SECRETS_ENCRYPTION_KEYS is not set: system parameter values are encrypted with the generated key in ${file}. Configure SECRETS_ENCRYPTION_KEYS in production.`,
+    `SECRETS_ENCRYPTION_KEYS is not set: system parameter values are encrypted with the key ${generated ? 'just generated into' : 'generated earlier in'} ${file}, which lives beside the data it protects. Configure SECRETS_ENCRYPTION_KEYS in production (docs/operations.md).`,
   );
+  if (env.MYSQL_URL) {
+    warn(
+      'MYSQL_URL is set but SECRETS_ENCRYPTION_KEYS is not: every host running the secrets service generates its own key, and values written by one cannot be read by another.',
+    );
+  }
   return parseKeyring(await readFile(file, 'utf8'));
 }

@@ -1,10 +1,13 @@
 /**
  * Key rotation: re-encrypts every value that is not under the keyring's active key.
  *
- * Procedure: add the new key to `SECRETS_ENCRYPTION_KEYS`, make it `SECRETS_ACTIVE_KEY_ID`, roll the
- * replicas (new writes use it), run `node dist/cli.js rotate-key`, and remove the old key only after
- * the command reports `remaining: 0` and `SECRETS_CACHE_TTL_MS` has passed (a replica may hold an old
- * ciphertext in the cache until then).
+ * Procedure without downtime (exact commands in docs/operations.md): (1) add the new key to
+ * `SECRETS_ENCRYPTION_KEYS` on every replica, keeping the old one active, and roll them — now every
+ * replica can decrypt both; (2) make the new key `SECRETS_ACTIVE_KEY_ID` and roll again — new writes
+ * use it, and replicas not yet rolled can read them; (3) run `node dist/cli.js rotate-key` until it
+ * reports `remaining: 0`; (4) after `SECRETS_CACHE_TTL_MS` (a cache shared through Redis is
+ * invalidated by the command; in-process caches restart empty), remove the old key and roll.
+ * Doing (1) and (2) in one roll would let a rolled replica write values the others cannot read.
  */
 import type { SecretsDeps } from '../deps.js';
 import { invalidateParameters } from '../system-parameters/parameter-cache.js';

@@ -3,7 +3,13 @@
  * a masked preview, and as a save-time validation. Every call loads the referenced parameters with
  * one cache round trip (plus one database query for misses), see `parameter-cache.ts`.
  */
-import { AppError, type TemplateContext } from '@runbook/contracts';
+import {
+  AppError,
+  type TemplateContext,
+  type TemplateProblem,
+  type TemplateValidation,
+  unprocessable,
+} from '@runbook/contracts';
 import { decryptValue } from '../crypto/encryption.js';
 import type { SecretsDeps } from '../deps.js';
 import { loadSealedParameters } from '../system-parameters/parameter-cache.js';
@@ -16,12 +22,29 @@ export const MASK = '\u2022\u2022\u2022\u2022';
 export const TEMPORARY_CREDENTIALS = 'temporary_credentials';
 /** Detail of the `temporary_credentials_not_allowed` validation error. */
 export const TEMPORARY_CREDENTIALS_MESSAGE =
-  'Temporary credentials fields cannot reference system parameters; store the value as a system parameter and reference it from a text field or integration instead';
+  'A Temporary credentials field cannot reference system parameters ({{system.…}}). Use a system parameter instead: store the value as one and reference it from a text field or an integration.';
 
-/** A template and the context it is used in. */
+/** A template, the context it is used in, and the custom field type it belongs to (if any). */
 export interface TemplateInput {
   template: string;
   context: TemplateContext;
+  /** The custom field type the template belongs to; `temporary_credentials` may not reference system parameters. */
+  field_type?: string | undefined;
+}
+
+/** 422 `temporary_credentials_not_allowed`. */
+const temporaryCredentialsError = () =>
+  unprocessable('temporary_credentials_not_allowed', TEMPORARY_CREDENTIALS_MESSAGE);
+
+/**
+ * Parses a template for its context after applying the field-type rule.
+ * @throws {AppError} 422 `temporary_credentials_not_allowed` for a `temporary_credentials` field
+ *   mentioning a system parameter; the errors of {@link compileTemplate}.
+ */
+function compileFor(input: TemplateInput): CompiledTemplate {
+  if (input.field_type === TEMPORARY_CREDENTIALS && mentionsSystemParameters(input.template))
+    throw temporaryCredentialsError();
+  return compileTemplate(input.template, input.context);
 }
 
 /** Runs `fn` for template `index`, pointing any AppError it throws at that template. */
@@ -43,33 +66,41 @@ const distinctNames = (compiled: readonly CompiledTemplate[]) => [...new Set(com
 /**
  * Resolves templates to plaintext for execution. All or nothing: nothing is returned unless every
  * reference of every template resolves.
- * @returns `results[i]` for `templates[i]`, and the `{name, version}` of every referenced parameter (sorted by name).
+ * @returns `results[i]` for `templates[i]`, the `{name, version}` of every referenced parameter (sorted by name),
+ *   and `secret_values`: the distinct non-empty plaintext values of the referenced secret parameters, so the
+ *   caller can mask them (and their encodings) in anything it records.
  * @throws {AppError} 422 `unknown_system_parameters` naming every missing parameter (detail and
- *   `meta.missing`); 422 `invalid_template` / `invalid_url` / `invalid_header_value` pointing at the
- *   template (`/templates/<i>/template`), never quoting a value.
+ *   `meta.missing`); 422 `invalid_template` / `invalid_url` / `invalid_header_value` /
+ *   `temporary_credentials_not_allowed` pointing at the template (`/templates/<i>/template`), never
+ *   quoting a value.
  */
 export async function resolveTemplates(
   deps: SecretsDeps,
   templates: readonly TemplateInput[],
-): Promise<{ results: string[]; references: Array<{ name: string; version: number }> }> {
-  const compiled = templates.map((t, i) => atTemplate(i, () => compileTemplate(t.template, t.context)));
+): Promise<{ results: string[]; references: Array<{ name: string; version: number }>; secret_values: string[] }> {
+  const compiled = templates.map((t, i) => atTemplate(i, () => compileFor(t)));
   const names = distinctNames(compiled);
   const sealed = await loadSealedParameters(deps, names);
   const missing = names.filter((n) => !sealed.has(n));
   if (missing.length > 0) throw unknownParameters(missing);
   const values = new Map<string, string>();
-  for (const [name, p] of sealed)
-    values.set(name, decryptValue(deps.keyring, name, { ciphertext: p.ciphertext, keyId: p.key_id }));
+  const secretValues = new Set<string>();
+  for (const [name, p] of sealed) {
+    const value = decryptValue(deps.keyring, name, { ciphertext: p.ciphertext, keyId: p.key_id });
+    values.set(name, value);
+    if (p.secret && value !== '') secretValues.add(value);
+  }
   const results = compiled.map((c, i) => atTemplate(i, () => c.render(values)));
   const references = names.sort().map((name) => ({ name, version: (sealed.get(name) as { version: number }).version }));
-  return { results, references };
+  return { results, references, secret_values: [...secretValues] };
 }
 
 /**
  * A template as it would resolve, with every secret value shown as `••••` (non-secret values in
  * full). With a secret referenced, the `url` result check is skipped (the mask is not a URL).
  * @returns `{result, references: [{name, version, secret}], missing}`; `result` is null when any name is missing.
- * @throws {AppError} 422 `invalid_template`, `invalid_header_value` (non-secret values), `invalid_url`.
+ * @throws {AppError} 422 `invalid_template`, `invalid_header_value` (non-secret values), `invalid_url`,
+ *   `temporary_credentials_not_allowed`.
  */
 export async function previewTemplate(
   deps: SecretsDeps,
@@ -79,7 +110,7 @@ export async function previewTemplate(
   references: Array<{ name: string; version: number; secret: boolean }>;
   missing: string[];
 }> {
-  const compiled = compileTemplate(input.template, input.context);
+  const compiled = compileFor(input);
   const sealed = await loadSealedParameters(deps, compiled.names);
   const missing = compiled.names.filter((n) => !sealed.has(n)).sort();
   const references = [...sealed.entries()]
@@ -93,37 +124,55 @@ export async function previewTemplate(
   return { result, references, missing };
 }
 
-/** A template to validate, with the custom field type it belongs to. */
+/** A template to validate. */
 export interface ValidationInput extends TemplateInput {
-  /** The custom field type the template belongs to; `temporary_credentials` may not reference system parameters. */
-  field_type?: string | undefined;
+  /** Where the template sits in the caller's own document (e.g. `/data/attributes/url`); echoed in its problems. */
+  pointer?: string | undefined;
 }
 
 /**
- * Save-time check of templates: syntax per context, field-type rules, and unknown names. Never
- * reads a value.
- * @returns `{valid, missing (sorted), errors: [{index, code, detail}]}`; `valid` is true when both lists are empty.
+ * Save-time check of templates (catalog calls it before storing an integration): syntax per
+ * context, the field-type rule, and unknown names — one cache round trip for all templates. Never
+ * reads or returns a value.
+ * @returns `{valid, missing, errors, referenced}`: `missing` lists every unknown name (sorted);
+ *   `errors` one entry per problem of a template (`invalid_template`, `invalid_header_value`,
+ *   `temporary_credentials_not_allowed`, or `unknown_system_parameters` with `meta.missing`), each
+ *   with the template's `index` and the caller's `pointer`; `referenced[i]` the names templates[i]
+ *   references. `valid` is true when `errors` is empty.
  */
 export async function validateTemplates(
   deps: SecretsDeps,
   templates: readonly ValidationInput[],
-): Promise<{ valid: boolean; missing: string[]; errors: Array<{ index: number; code: string; detail: string }> }> {
-  const errors: Array<{ index: number; code: string; detail: string }> = [];
-  const compiled: CompiledTemplate[] = [];
-  templates.forEach((t, index) => {
-    if (t.field_type === TEMPORARY_CREDENTIALS && mentionsSystemParameters(t.template)) {
-      errors.push({ index, code: 'temporary_credentials_not_allowed', detail: TEMPORARY_CREDENTIALS_MESSAGE });
-      return;
-    }
+): Promise<TemplateValidation> {
+  const errors: TemplateProblem[] = [];
+  const problem = (index: number, code: string, detail: string, meta?: Record<string, unknown>): TemplateProblem => {
+    const pointer = templates[index]?.pointer;
+    return { index, ...(pointer === undefined ? {} : { pointer }), code, detail, ...(meta ? { meta } : {}) };
+  };
+  const compiled = templates.map((t, index) => {
     try {
-      compiled.push(compileTemplate(t.template, t.context));
+      return compileFor(t);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      errors.push({ index, code: error.code, detail: error.message });
+      errors.push(problem(index, error.code, error.message));
+      return null;
     }
   });
-  const names = distinctNames(compiled);
+  const names = distinctNames(compiled.filter((c): c is CompiledTemplate => c !== null));
   const sealed = await loadSealedParameters(deps, names);
-  const missing = names.filter((n) => !sealed.has(n)).sort();
-  return { valid: errors.length === 0 && missing.length === 0, missing, errors };
+  compiled.forEach((c, index) => {
+    const unknown = c?.names.filter((n) => !sealed.has(n)).sort() ?? [];
+    if (unknown.length > 0) {
+      const plural = unknown.length === 1 ? '' : 's';
+      const detail = `Unknown system parameter${plural}: ${unknown.join(', ')}. Create ${plural ? 'them' : 'it'} or fix the references.`;
+      errors.push(problem(index, 'unknown_system_parameters', detail, { missing: unknown }));
+    }
+  });
+  errors.sort((a, b) => a.index - b.index);
+  return {
+    valid: errors.length === 0,
+    missing: names.filter((n) => !sealed.has(n)).sort(),
+    errors,
+    referenced: compiled.map((c) => (c ? [...c.names] : [])),
+  };
 }

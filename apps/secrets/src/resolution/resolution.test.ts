@@ -1,6 +1,8 @@
 import { createRedisCache } from '@runbook/cache';
+import { AppError } from '@runbook/contracts';
 import { testDialects } from '@runbook/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { templateValidationError } from '../client.js';
 import {
   appError,
   CREDENTIALS,
@@ -125,25 +127,87 @@ describe.each(dialects.flatMap((d) => caches.map((c) => [d, c] as const)))(
       for (const caller of [kit.caller(CREDENTIALS.developer), service()]) {
         const result = await caller.resolution.validate({
           templates: [
-            { template: 'Bearer {{system.api_key}}', context: 'header' },
-            { template: '{{system.unknown_x}}', context: 'text' },
+            { template: 'Bearer {{system.api_key}}', context: 'header', pointer: '/headers/0/value' },
+            { template: '{{system.unknown_x}} {{system.host}} {{system.unknown_a}}', context: 'text' },
             { template: '{{system.api_key}}', context: 'text', field_type: 'temporary_credentials' },
             { template: 'no references here', context: 'text', field_type: 'temporary_credentials' },
-            { template: '{"a": {{system.host}}}', context: 'json' },
+            { template: '{"a": {{system.host}}}', context: 'json', pointer: '/body' },
+            { template: '{{system.unknown_x}}', context: 'url', pointer: '/url' },
           ],
         });
         expect(result.valid).toBe(false);
-        expect(result.missing).toEqual(['unknown_x']);
-        expect(result.errors.map((e) => [e.index, e.code])).toEqual([
-          [2, 'temporary_credentials_not_allowed'],
-          [4, 'invalid_template'],
+        expect(result.missing).toEqual(['unknown_a', 'unknown_x']);
+        expect(result.errors.map((e) => [e.index, e.pointer, e.code])).toEqual([
+          [1, undefined, 'unknown_system_parameters'],
+          [2, undefined, 'temporary_credentials_not_allowed'],
+          [4, '/body', 'invalid_template'],
+          [5, '/url', 'unknown_system_parameters'],
         ]);
-        expect(result.errors[0]?.detail).toBe(TEMPORARY_CREDENTIALS_MESSAGE);
+        expect(result.errors[0]?.meta).toEqual({ missing: ['unknown_a', 'unknown_x'] });
+        expect(result.errors[0]?.detail).toContain('unknown_a, unknown_x');
+        expect(result.errors[1]?.detail).toBe(TEMPORARY_CREDENTIALS_MESSAGE);
+        expect(result.referenced).toEqual([['api_key'], ['unknown_x', 'host', 'unknown_a'], [], [], [], ['unknown_x']]);
+        expect(JSON.stringify(result)).not.toContain('k-');
       }
       const ok = await service().resolution.validate({
         templates: [{ template: 'https://{{system.host}}', context: 'url' }],
       });
-      expect(ok).toEqual({ valid: true, missing: [], errors: [] });
+      expect(ok).toEqual({ valid: true, missing: [], errors: [], referenced: [['host']] });
+      expect(await service().resolution.validate({ templates: [] })).toEqual({
+        valid: true,
+        missing: [],
+        errors: [],
+        referenced: [],
+      });
+    });
+
+    it('turns a validation result into the 422 a storing service answers (templateValidationError)', async () => {
+      const result = await service().resolution.validate({
+        templates: [
+          { template: '{{system.host}}', context: 'url', pointer: '/data/attributes/url' },
+          { template: '{{system.nope}}', context: 'text', pointer: '/data/attributes/body' },
+          { template: '{{ system.Bad }}', context: 'text' },
+        ],
+      });
+      const error = templateValidationError(result);
+      expect(error).toBeInstanceOf(AppError);
+      expect(error?.status).toBe(422);
+      expect(error?.errors.map((e) => [e.code, e.source?.pointer])).toEqual([
+        ['unknown_system_parameters', '/data/attributes/body'],
+        ['invalid_template', '/templates/2'],
+      ]);
+      expect(error?.errors[0]?.meta).toEqual({ missing: ['nope'] });
+      expect(templateValidationError(await service().resolution.validate({ templates: [] }))).toBeNull();
+    });
+
+    it('refuses system parameter references in temporary credentials fields everywhere (422)', async () => {
+      const template = {
+        template: 'token={{system.api_key}}',
+        context: 'text' as const,
+        field_type: 'temporary_credentials',
+      };
+      const resolved = await appError(
+        service().resolution.resolve({ templates: [{ template: 'ok', context: 'text' }, template] }),
+      );
+      expect([resolved.status, resolved.code]).toEqual([422, 'temporary_credentials_not_allowed']);
+      expect(resolved.errors[0]?.source).toEqual({ pointer: '/templates/1/template' });
+      expect(resolved.message).toContain('Use a system parameter instead');
+      const previewed = await appError(kit.caller(CREDENTIALS.developer).systemParameters.preview(template));
+      expect(previewed.code).toBe('temporary_credentials_not_allowed');
+      // A malformed attempt at a reference counts as a reference; plain text is fine.
+      expect(
+        (
+          await appError(
+            service().resolution.resolve({
+              templates: [{ template: '{{ system.', context: 'text', field_type: 'temporary_credentials' }],
+            }),
+          )
+        ).code,
+      ).toBe('temporary_credentials_not_allowed');
+      const plain = await service().resolution.resolve({
+        templates: [{ template: 'AKIA-temporary', context: 'text', field_type: 'temporary_credentials' }],
+      });
+      expect(plain.results).toEqual(['AKIA-temporary']);
     });
 
     it('costs one mget + one database query + one mset cold, and one cache round trip and no query warm', async () => {

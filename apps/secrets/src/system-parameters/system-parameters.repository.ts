@@ -95,10 +95,15 @@ export async function insertAuditEntry(db: Db, row: NewSystemParameterAuditRow):
   await db.insertInto('system_parameter_audit').values(row).execute();
 }
 
-/** Audit entries (of one parameter if given), newest first. */
-export function listAuditEntries(db: Db, filters: { parameterId?: number | undefined }, page: PageInput) {
+/** Audit entries (of one parameter id and/or name if given), newest first. */
+export function listAuditEntries(
+  db: Db,
+  filters: { parameterId?: number | undefined; parameterName?: string | undefined },
+  page: PageInput,
+) {
   let q = db.selectFrom('system_parameter_audit').selectAll();
   if (filters.parameterId !== undefined) q = q.where('parameter_id', '=', filters.parameterId);
+  if (filters.parameterName !== undefined) q = q.where('parameter_name', '=', filters.parameterName);
   const sort: KeysetSort = {
     column: 'system_parameter_audit.id',
     key: 'id',

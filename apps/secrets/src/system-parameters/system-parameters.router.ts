@@ -1,5 +1,6 @@
 /** `systemParameters.*` procedures: thin — input → service → output. Secret values never leave through any of them. */
 import {
+  auditEntryDto,
   idSchema,
   pageRequestSchema,
   pageSchema,
@@ -9,7 +10,6 @@ import {
   systemParameterDto,
   systemParameterUpdateAttributes,
   templateContextSchema,
-  timestampSchema,
 } from '@runbook/contracts';
 import { z } from 'zod';
 import { previewTemplate } from '../resolution/resolution.service.js';
@@ -21,18 +21,6 @@ import * as service from './system-parameters.service.js';
 const idOrNameSchema = z
   .string()
   .regex(/^([1-9][0-9]{0,15}|[a-z][a-z0-9_]{0,63})$/, 'must be a parameter id or system name');
-
-/** One audit entry: who did what to which parameter, and the versions before/after. Never the value. */
-export const auditEntryDto = z.object({
-  id: idSchema,
-  parameter_id: idSchema,
-  parameter_name: z.string(),
-  action: z.enum(['create', 'update', 'delete']),
-  actor: z.string().meta({ description: 'User id, or `service:<name>`.' }),
-  old_version: z.number().int().nullable(),
-  new_version: z.number().int().nullable(),
-  created_at: timestampSchema,
-});
 
 /** `systemParameters.{list,get,create,update,delete,auditLog,preview}`. */
 export const systemParametersRouter = router({
@@ -74,9 +62,11 @@ export const systemParametersRouter = router({
 
   /**
    * Updates display name, description and/or value (omitted = kept); version +1.
-   * Input `{id_or_name, display_name?, description?, value?, expected_version?, name?}` (`name`
-   * must equal the stored one). Output: SystemParameterDto. Role: integrations_admin.
-   * Errors: 404, 409 `version_conflict`, 413 `value_too_large`, 422 `name_immutable`.
+   * Input `{id_or_name, display_name?, description?, value?, expected_version?, if_match_version?, name?}`
+   * (`name` must equal the stored one; `if_match_version` carries a REST `If-Match`). Output:
+   * SystemParameterDto. Role: integrations_admin. Errors: 404, 409 `version_conflict` (stale
+   * `expected_version`), 412 `precondition_failed` (stale `if_match_version`), 413 `value_too_large`,
+   * 422 `name_immutable`.
    */
   update: authedProcedure
     .meta({ role: 'integrations_admin' })
@@ -85,6 +75,7 @@ export const systemParametersRouter = router({
         id_or_name: idOrNameSchema,
         name: systemNameSchema.optional(),
         expected_version: z.number().int().min(1).optional(),
+        if_match_version: z.number().int().min(1).optional(),
       }),
     )
     .output(systemParameterDto)
@@ -98,22 +89,36 @@ export const systemParametersRouter = router({
     .mutation(({ ctx, input }) => service.deleteParameter(ctx.deps, ctx.principal, input.id_or_name)),
 
   /**
-   * Audit entries, newest first. Input `{parameter_id?, page}`. Output: Page<AuditEntry>.
+   * Audit entries, newest first. Input `{parameter_id?, parameter_name?, page}` (an id matches
+   * after deletion; a name matches every parameter that ever had it). Output: Page<AuditEntryDto>.
    * Role: integrations_admin. Errors: 400 bad cursor.
    */
   auditLog: authedProcedure
     .meta({ role: 'integrations_admin' })
-    .input(z.object({ parameter_id: idSchema.optional(), page: pageRequestSchema.prefault({}) }))
+    .input(
+      z.object({
+        parameter_id: idSchema.optional(),
+        parameter_name: systemNameSchema.optional(),
+        page: pageRequestSchema.prefault({}),
+      }),
+    )
     .output(pageSchema(auditEntryDto))
     .query(({ ctx, input }) => service.listAuditEntries(ctx.deps, input, input.page)),
 
   /**
-   * Masked preview of a template (secrets as `••••`); a mutation (POST) because templates do not fit in a query string. Input `{template (≤ 64 KiB), context = 'text'}`.
+   * Masked preview of a template (secrets as `••••`); a mutation (POST) because templates do not
+   * fit in a query string. Input `{template (≤ 64 KiB), context = 'text', field_type?}`.
    * Output: PreviewResult `{result | null, references: [{name, version, secret}], missing}`.
-   * Errors: 422 `invalid_template`, `invalid_header_value`, `invalid_url`.
+   * Errors: 422 `invalid_template`, `invalid_header_value`, `invalid_url`, `temporary_credentials_not_allowed`.
    */
   preview: authedProcedure
-    .input(z.object({ template: z.string().max(TEMPLATE_MAX_LENGTH), context: templateContextSchema.default('text') }))
+    .input(
+      z.object({
+        template: z.string().max(TEMPLATE_MAX_LENGTH),
+        context: templateContextSchema.default('text'),
+        field_type: z.string().max(64).optional(),
+      }),
+    )
     .output(previewResultSchema)
     .mutation(({ ctx, input }) => previewTemplate(ctx.deps, input)),
 });

@@ -5,6 +5,7 @@
  */
 import {
   AppError,
+  type AuditEntryDto,
   badRequest,
   conflict,
   notFound,
@@ -20,18 +21,6 @@ import type { SystemParameterAuditRow, SystemParameterRow } from '../db/database
 import type { SecretsDeps } from '../deps.js';
 import { invalidateParameters } from './parameter-cache.js';
 import * as repo from './system-parameters.repository.js';
-
-/** One audit entry as returned by `systemParameters.auditLog`. */
-export interface AuditEntryDto {
-  id: string;
-  parameter_id: string;
-  parameter_name: string;
-  action: 'create' | 'update' | 'delete';
-  actor: string;
-  old_version: number | null;
-  new_version: number | null;
-  created_at: string;
-}
 
 function toDto(deps: SecretsDeps, row: SystemParameterRow): SystemParameterDto {
   const secret = Boolean(row.secret);
@@ -202,8 +191,13 @@ export interface UpdateParameterInput {
   description?: string | undefined;
   /** Omitted = keep the stored value. */
   value?: string | undefined;
-  /** The version the caller read; a stale one is 409 `version_conflict`. */
+  /** The version the caller read (`meta.expected_version` over REST); a stale one is 409 `version_conflict`. */
   expected_version?: number | undefined;
+  /**
+   * The version from an HTTP `If-Match: "<version>"` precondition; a stale one is 412
+   * `precondition_failed`. When both are given, both must match.
+   */
+  if_match_version?: number | undefined;
 }
 
 const UPDATE_ATTEMPTS = 3;
@@ -211,11 +205,12 @@ const UPDATE_ATTEMPTS = 3;
 /**
  * Changes display name, description and/or value; each change increments `version` by one. The
  * version check is atomic (`UPDATE … WHERE id = ? AND version = ?`). A call changing nothing
- * returns the parameter unchanged.
+ * returns the parameter unchanged (after checking the preconditions). Without a precondition, a
+ * concurrent write is retried on the new version (last writer wins).
  * @returns the updated DTO (`value` null when secret).
  * @throws {AppError} 404; 422 `name_immutable` when `name` differs from the stored one;
  *   409 `version_conflict` when `expected_version` is stale (or concurrent writers keep winning);
- *   413 `value_too_large`.
+ *   412 `precondition_failed` when `if_match_version` is stale; 413 `value_too_large`.
  */
 export async function updateParameter(
   deps: SecretsDeps,
@@ -232,8 +227,12 @@ export async function updateParameter(
         '/data/attributes/name',
       );
     }
-    const expected = input.expected_version ?? Number(row.version);
-    if (expected !== Number(row.version)) throw versionConflict(expected, Number(row.version));
+    const current = Number(row.version);
+    if (input.if_match_version !== undefined && input.if_match_version !== current)
+      throw preconditionFailed(input.if_match_version, current);
+    if (input.expected_version !== undefined && input.expected_version !== current)
+      throw versionConflict(input.expected_version, current);
+    const expected = current;
     if (input.display_name === undefined && input.description === undefined && input.value === undefined)
       return toDto(deps, row);
 
@@ -267,9 +266,11 @@ export async function updateParameter(
       return getParameter(deps, String(row.id));
     }
     // Someone else changed (or deleted) the row between our read and our update.
+    if (input.if_match_version !== undefined) {
+      throw preconditionFailed(expected, Number((await findRow(deps, String(row.id))).version));
+    }
     if (input.expected_version !== undefined || attempt >= UPDATE_ATTEMPTS) {
-      const current = await findRow(deps, String(row.id));
-      throw versionConflict(expected, Number(current.version));
+      throw versionConflict(expected, Number((await findRow(deps, String(row.id))).version));
     }
   }
 }
@@ -279,6 +280,14 @@ const versionConflict = (expected: number, current: number) =>
     'version_conflict',
     `The system parameter was changed by someone else: expected version ${expected}, current version ${current}. Read it again and retry.`,
     { expected_version: expected, current_version: current },
+  );
+
+const preconditionFailed = (expected: number, current: number) =>
+  new AppError(
+    412,
+    'precondition_failed',
+    `If-Match does not match: it names version ${expected}, the current version is ${current}. Read the parameter again and retry with If-Match: "${current}".`,
+    { source: { header: 'If-Match' }, meta: { expected_version: expected, current_version: current } },
   );
 
 /**
@@ -306,18 +315,23 @@ export async function deleteParameter(deps: SecretsDeps, principal: Principal, i
 }
 
 /**
- * Audit entries, newest first, of one parameter (`parameter_id`) or all. Entries never hold values.
+ * Audit entries, newest first: all, or of one parameter by id (`parameter_id`, also after its
+ * deletion) and/or by name (`parameter_name`: every parameter that ever had the name). Entries
+ * never hold values.
  * @throws {AppError} 400 for a cursor this server did not produce.
  */
 export async function listAuditEntries(
   deps: SecretsDeps,
-  filters: { parameter_id?: string | undefined },
+  filters: { parameter_id?: string | undefined; parameter_name?: string | undefined },
   page: PageInput,
 ): Promise<Page<AuditEntryDto>> {
   const result = await withCursor(
     repo.listAuditEntries(
       deps.db,
-      { parameterId: filters.parameter_id === undefined ? undefined : Number(filters.parameter_id) },
+      {
+        parameterId: filters.parameter_id === undefined ? undefined : Number(filters.parameter_id),
+        parameterName: filters.parameter_name,
+      },
       page,
     ),
   );

@@ -99,6 +99,42 @@ describe.each(dialects)('system parameters on %s', (dialect) => {
     expect((await appError(admin().systemParameters.update({ id_or_name: 'missing', value: 'x' }))).status).toBe(404);
   });
 
+  it('answers a stale If-Match version with 412 precondition_failed (and expected_version with 409)', async () => {
+    await admin().systemParameters.create({ name: 'cond', value: 'v1' });
+    const ok = await admin().systemParameters.update({ id_or_name: 'cond', value: 'v2', if_match_version: 1 });
+    expect(ok.version).toBe(2);
+    const stale = await appError(
+      admin().systemParameters.update({ id_or_name: 'cond', value: 'v3', if_match_version: 1 }),
+    );
+    expect([stale.status, stale.code]).toEqual([412, 'precondition_failed']);
+    expect(stale.errors[0]).toMatchObject({
+      source: { header: 'If-Match' },
+      meta: { expected_version: 1, current_version: 2 },
+    });
+    expect(stale.message).toContain('If-Match: "2"');
+    // Both preconditions given: each is checked with its own status.
+    const both = await appError(
+      admin().systemParameters.update({ id_or_name: 'cond', value: 'v3', if_match_version: 2, expected_version: 1 }),
+    );
+    expect(both.status).toBe(409);
+    // A stale precondition fails even when nothing would change.
+    expect((await appError(admin().systemParameters.update({ id_or_name: 'cond', if_match_version: 7 }))).status).toBe(
+      412,
+    );
+    expect((await admin().systemParameters.get({ id_or_name: 'cond' })).version).toBe(2);
+  });
+
+  it('gives If-Match the same atomicity: of two concurrent conditional updates, one wins and one gets 412', async () => {
+    await admin().systemParameters.create({ name: 'cond_race', value: 'v1' });
+    const outcomes = await Promise.allSettled([
+      admin().systemParameters.update({ id_or_name: 'cond_race', value: 'a', if_match_version: 1 }),
+      admin().systemParameters.update({ id_or_name: 'cond_race', value: 'b', if_match_version: 1 }),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const rejected = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect((await appError(Promise.reject(rejected.reason))).status).toBe(412);
+  });
+
   it('checks versions atomically: of two concurrent updates from one version, one wins', async () => {
     await admin().systemParameters.create({ name: 'race', value: 'v1' });
     const outcomes = await Promise.allSettled([
@@ -138,6 +174,17 @@ describe.each(dialects)('system parameters on %s', (dialect) => {
     ]);
     expect(log.items.every((e) => e.parameter_name === 'gone' && e.parameter_id === p.id)).toBe(true);
     expect(JSON.stringify(log)).not.toContain('audit-secret-value');
+    // By name: every parameter that ever had it, also after deletion.
+    const again = await admin().systemParameters.create({ name: 'gone', value: 'audit-secret-value-3' });
+    const byName = await admin().systemParameters.auditLog({ parameter_name: 'gone', page: { size: 10 } });
+    expect(byName.items.map((e) => [e.parameter_id, e.action])).toEqual([
+      [again.id, 'create'],
+      [p.id, 'delete'],
+      [p.id, 'update'],
+      [p.id, 'update'],
+      [p.id, 'create'],
+    ]);
+    expect(JSON.stringify(byName)).not.toContain('audit-secret-value');
     const all = await admin().systemParameters.auditLog({ page: { size: 2 } });
     expect(all.items).toHaveLength(2);
     expect(all.next_cursor).not.toBeNull();
