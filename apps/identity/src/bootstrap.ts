@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { allRoles } from '@runbook/contracts';
+import { systemActor } from './access.js';
 import type { IdentityDeps } from './deps.js';
 import { createToken, issueServiceCredential } from './tokens/tokens.service.js';
 import { createUser } from './users/users.service.js';
@@ -17,13 +18,13 @@ import { createUser } from './users/users.service.js';
 export async function bootstrapAdmin(deps: IdentityDeps, email: string, tokenFile: string): Promise<string | null> {
   const any = await deps.db.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (any) return null;
-  const admin = await createUser(deps, {
+  const admin = await createUser(deps, systemActor, {
     first_name: 'Platform',
     last_name: 'Admin',
     email,
     roles: allRoles.map((role) => ({ role, workspace_id: null })),
   });
-  const { plaintext } = await createToken(deps, Number(admin.id), { label: 'bootstrap admin token' });
+  const { plaintext } = await createToken(deps, systemActor, Number(admin.id), { label: 'bootstrap admin token' });
   await writeFile(tokenFile, `${plaintext}\n`, { mode: 0o600 });
   return plaintext;
 }

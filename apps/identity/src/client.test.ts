@@ -55,7 +55,10 @@ describe('createCachedAuthenticator', () => {
     const keys: string[] = [];
     const spying = {
       ...cache,
-      set: async (key: string, value: string, ttl: number) => (keys.push(key), cache.set(key, value, ttl)),
+      set: async (key: string, value: string, ttl: number) => {
+        keys.push(key);
+        await cache.set(key, value, ttl);
+      },
     };
     const authenticate = createCachedAuthenticator(client, spying, 1000);
     await authenticate('rbt_secret_credential');

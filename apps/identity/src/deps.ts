@@ -2,6 +2,7 @@
 import type { Cache } from '@runbook/cache';
 import type { Logger } from '@runbook/rpc';
 import type { Kysely } from 'kysely';
+import type { FailureCounter } from './auth/failure-counter.js';
 import type { Database } from './db/database.js';
 
 export interface IdentityConfig {
@@ -11,12 +12,18 @@ export interface IdentityConfig {
   tokenMaxLifetimeMs: number | null;
   /** `last_used_at` is written at most this often per token (ms). */
   lastUsedWriteIntervalMs: number;
+  /** Failures of one credential within `authFailureWindowMs` that are recorded as an `authentication_failures` action log. */
+  authFailureThreshold: number;
+  /** Window (ms) in which repeated failures of one credential are counted. */
+  authFailureWindowMs: number;
 }
 
 export interface IdentityDeps {
   db: Kysely<Database>;
-  /** In-process cache for authentication results. */
+  /** Cache of authentication results (Redis when configured, so revocation clears every replica's entry). */
   authCache: Cache;
+  /** Counts authentication failures per credential (see `config.authFailureThreshold`). */
+  authFailures: FailureCounter;
   logger: Logger;
   config: IdentityConfig;
   now: () => number;
@@ -26,4 +33,6 @@ export const defaultIdentityConfig: IdentityConfig = {
   authCacheTtlMs: 1000,
   tokenMaxLifetimeMs: null,
   lastUsedWriteIntervalMs: 60_000,
+  authFailureThreshold: 5,
+  authFailureWindowMs: 60_000,
 };

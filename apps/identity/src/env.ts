@@ -9,6 +9,10 @@ export const identityEnvSchema = z.object({
   AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** Maximum user app token lifetime in days; unset = tokens may never expire. */
   TOKEN_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
+  /** Failures of one credential within the window that are recorded once in the audit trail (`authentication_failures`). */
+  AUTH_FAILURE_THRESHOLD: z.coerce.number().int().min(1).max(10_000).default(5),
+  /** Window, in seconds, in which repeated failures of one credential are counted. */
+  AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /** First run: create an admin user with every role and write its token to `<DATA_DIR>/admin-token`. */
   BOOTSTRAP_ADMIN: z.enum(['0', '1']).default('0'),
   BOOTSTRAP_ADMIN_EMAIL: z.email().default('admin@runbook.local'),

@@ -1,9 +1,10 @@
 /** Identity entry point: parse env, build dependencies, migrate, bootstrap, serve. */
 import { join } from 'node:path';
-import { createMemoryCache } from '@runbook/cache';
+import { createCache } from '@runbook/cache';
 import { parseEnv } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
+import { createFailureCounter } from './auth/failure-counter.js';
 import { bootstrapAdmin, bootstrapServiceCredentials } from './bootstrap.js';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
@@ -16,16 +17,29 @@ const logger = createLogger('identity', env.LOG_LEVEL);
 const db = createDb<Database>(databaseConfigFromEnv('identity', env));
 await migrateToLatest(db, migrations);
 
+const config = {
+  ...defaultIdentityConfig,
+  authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
+  tokenMaxLifetimeMs: env.TOKEN_MAX_LIFETIME_DAYS ? env.TOKEN_MAX_LIFETIME_DAYS * 86_400_000 : null,
+  authFailureThreshold: env.AUTH_FAILURE_THRESHOLD,
+  authFailureWindowMs: env.AUTH_FAILURE_WINDOW_SECONDS * 1000,
+};
+let lastCacheWarning = 0;
 const deps: IdentityDeps = {
   db,
-  authCache: createMemoryCache({ prefix: 'identity:' }),
+  // Redis when REDIS_URL is set: a revocation on one replica then clears the entry every replica reads.
+  authCache: createCache(env.REDIS_URL, {
+    prefix: 'runbook:identity:',
+    onError: (reason) => {
+      if (Date.now() - lastCacheWarning < 10_000) return;
+      lastCacheWarning = Date.now();
+      logger.warn({ reason }, 'auth cache unavailable; authenticating from the database');
+    },
+  }),
+  authFailures: createFailureCounter({ threshold: config.authFailureThreshold, windowMs: config.authFailureWindowMs }),
   logger,
   now: Date.now,
-  config: {
-    ...defaultIdentityConfig,
-    authCacheTtlMs: env.AUTH_CACHE_TTL_MS,
-    tokenMaxLifetimeMs: env.TOKEN_MAX_LIFETIME_DAYS ? env.TOKEN_MAX_LIFETIME_DAYS * 86_400_000 : null,
-  },
+  config,
 };
 
 if (env.BOOTSTRAP_SERVICE_CREDENTIALS) {

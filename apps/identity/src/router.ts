@@ -1,4 +1,6 @@
 /** Identity's router. Other services import only its type: `import type { IdentityRouter } from '@runbook/identity/router'`. */
+import { actionLogsRouter } from './action-logs/action-logs.router.js';
+import { teamsRouter } from './teams/teams.router.js';
 import { authRouter, userAppTokensRouter } from './tokens/tokens.router.js';
 import { router } from './trpc.js';
 import { usersRouter } from './users/users.router.js';
@@ -7,6 +9,8 @@ export const identityRouter = router({
   auth: authRouter,
   users: usersRouter,
   userAppTokens: userAppTokensRouter,
+  teams: teamsRouter,
+  actionLogs: actionLogsRouter,
 });
 
 export type IdentityRouter = typeof identityRouter;

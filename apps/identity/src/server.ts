@@ -12,6 +12,8 @@ export function createServer(deps: IdentityDeps): Promise<ServiceServer> {
     createContext: createContext(deps),
     logger: deps.logger,
     readiness: async () => ({ database: await ping(deps.db) }),
+    // Without the cache identity authenticates from the database: reported, never failing readiness.
+    informational: async () => ({ cache: await deps.authCache.ping() }),
     onClose: async () => {
       await deps.db.destroy();
       await deps.authCache.close();

@@ -1,9 +1,11 @@
 /** Test dependencies for identity: a fresh migrated database per dialect and a fixed clock. */
 import { createMemoryCache } from '@runbook/cache';
-import { allRoles, type Role } from '@runbook/contracts';
+import { allRoles, type RoleAssignment } from '@runbook/contracts';
 import type { Dialect } from '@runbook/db';
 import { createTestDatabase } from '@runbook/db/testing';
 import { createLogger } from '@runbook/rpc';
+import { systemActor } from './access.js';
+import { createFailureCounter } from './auth/failure-counter.js';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
 import { defaultIdentityConfig, type IdentityDeps } from './deps.js';
@@ -12,13 +14,23 @@ import { createToken } from './tokens/tokens.service.js';
 import { createCallerFactory, createContextInner } from './trpc.js';
 import { createUser } from './users/users.service.js';
 
+const createCaller = createCallerFactory(identityRouter);
+/** A caller of identity's router. */
+export type IdentityCaller = ReturnType<typeof createCaller>;
+
 export interface IdentityTestKit {
   deps: IdentityDeps;
   clock: { now: number };
   /** A caller presenting `credential`. */
-  caller(credential: string | null): ReturnType<ReturnType<typeof createCallerFactory<typeof identityRouter>>>;
-  /** Creates a user with `roles` (global) and returns a token for them. */
-  userWithToken(roles: Role[], email?: string): Promise<{ userId: string; token: string }>;
+  caller(credential: string | null): IdentityCaller;
+  /**
+   * Creates a user holding `roles` (role names are global; objects may name a workspace) and returns
+   * a token for them.
+   */
+  userWithToken(
+    roles: Array<RoleAssignment['role'] | RoleAssignment>,
+    email?: string,
+  ): Promise<{ userId: string; token: string }>;
   destroy(): Promise<void>;
 }
 
@@ -27,27 +39,31 @@ let counter = 0;
 export async function createIdentityTestKit(dialect: Dialect): Promise<IdentityTestKit> {
   const testDb = await createTestDatabase<Database>(dialect, migrations);
   const clock = { now: Date.UTC(2026, 10, 21, 12, 0, 0) };
+  const config = { ...defaultIdentityConfig };
   const deps: IdentityDeps = {
     db: testDb.db,
     authCache: createMemoryCache({ prefix: 't:' }),
+    authFailures: createFailureCounter({
+      threshold: config.authFailureThreshold,
+      windowMs: config.authFailureWindowMs,
+    }),
     logger: createLogger('identity-test', 'silent'),
-    config: { ...defaultIdentityConfig },
+    config,
     now: () => clock.now,
   };
-  const createCaller = createCallerFactory(identityRouter);
   return {
     deps,
     clock,
     caller: (credential) => createCaller(createContextInner(deps, credential)),
     async userWithToken(roles, email) {
       counter++;
-      const user = await createUser(deps, {
+      const user = await createUser(deps, systemActor, {
         first_name: 'Test',
         last_name: `User${counter}`,
         email: email ?? `user${counter}-${Date.now()}@example.com`,
-        roles: roles.map((role) => ({ role, workspace_id: null })),
+        roles: roles.map((r) => (typeof r === 'string' ? { role: r, workspace_id: null } : r)),
       });
-      const { plaintext } = await createToken(deps, Number(user.id), { label: 'test' });
+      const { plaintext } = await createToken(deps, systemActor, Number(user.id), { label: 'test' });
       return { userId: user.id, token: plaintext };
     },
     destroy: () => testDb.destroy(),

@@ -47,20 +47,36 @@ export interface CacheOptions {
   onError?: (reason: string) => void;
 }
 
+const failFastOptions = (commandTimeoutMs = 250): RedisOptions => ({
+  commandTimeout: commandTimeoutMs,
+  connectTimeout: 2000,
+  maxRetriesPerRequest: 0,
+  enableOfflineQueue: false,
+  retryStrategy: (times) => Math.min(50 * 2 ** times, 2000),
+  lazyConnect: false,
+});
+
+/**
+ * A plain ioredis client with the fail-fast settings of {@link createRedisCache}: commands time out
+ * after `commandTimeoutMs` (default 250 ms) and fail at once while disconnected, and it reconnects in
+ * the background. For libraries that need a client of their own (the gateway's rate limiter); errors
+ * are left to the caller's commands.
+ */
+export function createRedisClient(url: string, options: { commandTimeoutMs?: number } = {}): Redis {
+  const client = new Redis(url, failFastOptions(options.commandTimeoutMs));
+  client.on('error', () => {
+    /* reported by the failing commands; ioredis keeps reconnecting */
+  });
+  return client;
+}
+
 /**
  * Redis cache. Commands time out after `commandTimeoutMs` (default 250 ms) and fail at once while
  * disconnected (no offline queue), so a down or slow Redis costs callers at most that long; ioredis
  * reconnects in the background with capped backoff and the cache recovers by itself.
  */
 export function createRedisCache(url: string, options: CacheOptions & { commandTimeoutMs?: number }): Cache {
-  const redisOptions: RedisOptions = {
-    commandTimeout: options.commandTimeoutMs ?? 250,
-    connectTimeout: 2000,
-    maxRetriesPerRequest: 0,
-    enableOfflineQueue: false,
-    retryStrategy: (times) => Math.min(50 * 2 ** times, 2000),
-    lazyConnect: false,
-  };
+  const redisOptions = failFastOptions(options.commandTimeoutMs);
   const client = new Redis(url, redisOptions);
   let subscriber: Redis | undefined;
   const handlers = new Map<string, Set<(message: string) => void>>();

@@ -1,21 +1,28 @@
 /** REST `/core/users`, `/core/users/{user_id}/user_app_tokens` and `/core/role_types` (reference API). */
 import {
+  forbidden,
   idSchema,
   listDocument as listDocumentSchema,
   pageQueryShape,
+  type RoleAssignment,
   resourceSchema,
   roleAssignmentSchema,
   roleTable,
+  scopableRoles,
   singleDocument,
   strictBody,
   type UserAppTokenDto,
   type UserDto,
+  unprocessable,
   userAppTokenAttributes,
   userAppTokenCreateAttributes,
   userAttributes,
+  userUpdateAttributes,
   writeDocument,
 } from '@runbook/contracts';
+import type { ServiceCallContext } from '@runbook/rpc';
 import { z } from 'zod';
+import type { GatewayDeps } from '../deps.js';
 import { listDocument, one, pageRequestOf } from '../jsonapi.js';
 import { forwardingProcedure, router } from '../trpc.js';
 
@@ -33,6 +40,45 @@ const toToken = ({ id, user_id, ...attributes }: UserAppTokenDto) => ({
   attributes,
   relationships: { user: one('user', user_id) },
 });
+
+/**
+ * Workspace-scoped role assignments must name existing workspaces (identity cannot check: it calls
+ * no other service). Asks catalog once per distinct workspace, as the caller — after making sure the
+ * caller may assign roles at all, so a caller without the role gets 403 rather than a 422 about a
+ * workspace.
+ * @throws {AppError} 403 without global_user_admin; 422 `unknown_workspace` pointing at the first
+ * assignment naming a missing (or invisible) workspace.
+ */
+async function assertWorkspacesExist(
+  deps: GatewayDeps,
+  forward: { context: ServiceCallContext },
+  roles: RoleAssignment[] | undefined,
+): Promise<void> {
+  const ids = [...new Set((roles ?? []).flatMap((r) => (r.workspace_id === null ? [] : [r.workspace_id])))];
+  if (ids.length === 0) return;
+  const me = await deps.identity.users.me.query(undefined, forward);
+  if (!me.roles.some((r) => r.role === 'global_user_admin' && r.workspace_id === null)) {
+    throw forbidden('Changing roles requires the global_user_admin role.');
+  }
+  const missing = new Set<string>();
+  await Promise.all(
+    ids.map((id) =>
+      deps.catalog.workspaces.get.query({ id }, forward).catch((error: { data?: { httpStatus?: number } }) => {
+        if (error?.data?.httpStatus !== 404) throw error;
+        missing.add(id);
+      }),
+    ),
+  );
+  const index = (roles ?? []).findIndex((r) => r.workspace_id !== null && missing.has(r.workspace_id));
+  if (index >= 0) {
+    const id = roles?.[index]?.workspace_id;
+    throw unprocessable(
+      'unknown_workspace',
+      `No workspace with id "${id}".`,
+      `/data/attributes/roles/${index}/workspace_id`,
+    );
+  }
+}
 
 export const usersRouter = router({
   /** List Users; `query` searches names and email. Role: developer. */
@@ -62,7 +108,11 @@ export const usersRouter = router({
     .output(singleDocument(userResource))
     .query(async ({ ctx, input }) => ({ data: toUser(await ctx.deps.identity.users.get.query(input, ctx.forward)) })),
 
-  /** Create a User with `first_name`, `last_name`, `email`, `roles`. Role: global_user_admin. Errors: 409 `email_taken`, 422. */
+  /**
+   * Create a User with `first_name`, `last_name`, `email`, `roles` (`[{role, workspace_id}]`;
+   * `workspace_id` null = global; only developer and workspace_manager may name a workspace).
+   * Role: global_user_admin. Errors: 409 `email_taken`; 422 invalid fields, `role_not_scopable`, `unknown_workspace`.
+   */
   create: forwardingProcedure
     .meta({
       role: 'global_user_admin',
@@ -85,11 +135,32 @@ export const usersRouter = router({
       }),
     )
     .output(singleDocument(userResource))
-    .mutation(async ({ ctx, input }) => ({
-      data: toUser(await ctx.deps.identity.users.create.mutate(input.data.attributes, ctx.forward)),
-    })),
+    .mutation(async ({ ctx, input }) => {
+      await assertWorkspacesExist(ctx.deps, ctx.forward, input.data.attributes.roles);
+      return { data: toUser(await ctx.deps.identity.users.create.mutate(input.data.attributes, ctx.forward)) };
+    }),
 
-  /** Archive a User: their tokens stop working at once. 204. Role: global_user_admin. */
+  /**
+   * Update a User: `first_name`, `last_name` (the user themselves or global_user_admin), `email` and
+   * `roles` (global_user_admin; `roles` replaces every assignment and takes effect within 1 s
+   * everywhere). Omitted attributes are kept. Role: developer; global_user_admin for email, roles and
+   * other users. Errors: 403; 404; 409 `email_taken`, `last_user_admin`; 422 invalid fields,
+   * `role_not_scopable`, `unknown_workspace`.
+   */
+  update: forwardingProcedure
+    .meta({ openapi: { method: 'PATCH', path: '/core/users/{id}', tags: ['users'], summary: 'Update a User' } })
+    .input(z.object({ id: idSchema, data: strictBody(writeDocument('user', userUpdateAttributes)) }))
+    .output(singleDocument(userResource))
+    .mutation(async ({ ctx, input }) => {
+      await assertWorkspacesExist(ctx.deps, ctx.forward, input.data.attributes.roles);
+      const dto = await ctx.deps.identity.users.update.mutate({ id: input.id, ...input.data.attributes }, ctx.forward);
+      return { data: toUser(dto) };
+    }),
+
+  /**
+   * Archive a User (idempotent): their tokens stop working at once (within the 1 s auth cache TTL on
+   * every service). 204. Role: global_user_admin. Errors: 404; 409 `last_user_admin`.
+   */
   archive: forwardingProcedure
     .meta({
       role: 'global_user_admin',
@@ -104,7 +175,7 @@ export const usersRouter = router({
 });
 
 export const userAppTokensRouter = router({
-  /** List a user's User App Tokens (never their plaintext). Role: the user themselves or global_user_admin. */
+  /** List a user's User App Tokens, newest first (never their plaintext). Role: developer, for their own; global_user_admin for anyone's. Errors: 403, 404. */
   list: forwardingProcedure
     .meta({
       openapi: {
@@ -121,8 +192,9 @@ export const userAppTokensRouter = router({
     })),
 
   /**
-   * Create a User App Token (`label` required, `expires_at` optional). The plaintext token is in
-   * `meta.token`, shown this once. Role: the user themselves or global_user_admin. Errors: 422 `invalid_expiry`.
+   * Create a User App Token (`label` required, `expires_at` optional; the instance's maximum
+   * lifetime applies when set). The plaintext token is in `meta.token`, shown this once. Role:
+   * developer, for themselves; global_user_admin for anyone. Errors: 403, 404, 409 `user_archived`, 422 `invalid_expiry`.
    */
   create: forwardingProcedure
     .meta({
@@ -146,7 +218,7 @@ export const userAppTokensRouter = router({
       return { data: toToken(token), meta: { token: plaintext } };
     }),
 
-  /** Revoke a User App Token; 204. Role: the user themselves or global_user_admin. Errors: 404. */
+  /** Revoke a User App Token (idempotent); 204; it stops working within 1 s everywhere. Role: developer, for their own; global_user_admin for anyone's. Errors: 403, 404. */
   revoke: forwardingProcedure
     .meta({
       status: 204,
@@ -165,7 +237,10 @@ export const userAppTokensRouter = router({
 });
 
 export const roleTypesRouter = router({
-  /** List Role Types: every role and what it permits (one table: `roleTable` in @runbook/contracts). Role: developer. */
+  /**
+   * List Role Types: every role, what it permits (one table: `roleTable` in @runbook/contracts) and
+   * whether it may be assigned for one workspace (`scopable`). Role: developer.
+   */
   list: forwardingProcedure
     .meta({ openapi: { method: 'GET', path: '/core/role_types', tags: ['users'], summary: 'List Role Types' } })
     .input(z.object({}))
@@ -175,7 +250,7 @@ export const roleTypesRouter = router({
           z.object({
             id: z.string(),
             type: z.literal('role_type'),
-            attributes: z.object({ name: z.string(), description: z.string() }),
+            attributes: z.object({ name: z.string(), description: z.string(), scopable: z.boolean() }),
           }),
         ),
       }),
@@ -187,7 +262,7 @@ export const roleTypesRouter = router({
         data: Object.entries(roleTable).map(([name, description]) => ({
           id: name,
           type: 'role_type' as const,
-          attributes: { name, description },
+          attributes: { name, description, scopable: scopableRoles.includes(name as RoleAssignment['role']) },
         })),
       };
     }),

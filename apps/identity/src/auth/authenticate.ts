@@ -1,10 +1,12 @@
 /**
  * `authenticate(credential)`: the single authority that turns a bearer credential into a
- * principal. Results are cached in-process for `authCacheTtlMs` (default 1 s) and dropped at once
- * when this service revokes a token or archives a user; callers in other services cache for the
- * same TTL, so a revocation takes effect everywhere within that bound.
+ * principal. Results are cached for `authCacheTtlMs` (default 1 s; in Redis when configured) and
+ * dropped at once when this service revokes a token, archives a user or changes roles; callers in
+ * other services cache for the same TTL, so a revocation takes effect everywhere within that bound.
+ * Repeated failures of one credential are recorded in the audit trail (see {@link failure}).
  */
 import { type Principal, type RoleAssignment, unauthorized } from '@runbook/contracts';
+import { recordAction } from '../action-logs/action-logs.service.js';
 import type { IdentityDeps } from '../deps.js';
 import { findServiceCredential, findTokenForAuthentication, touchUserAppToken } from '../tokens/tokens.repository.js';
 import { findRoleAssignments } from '../users/users.repository.js';
@@ -12,12 +14,62 @@ import { credentialKind, hashCredential } from './credential-format.js';
 
 const CACHE_KEY = (hash: string) => `auth:${hash}`;
 
+type FailureReason = 'unknown' | 'revoked' | 'expired' | 'user_archived';
+
+const failureDetail: Record<FailureReason, string> = {
+  unknown: 'The bearer token is not valid.',
+  revoked: 'The bearer token has been revoked.',
+  expired: 'The bearer token has expired.',
+  user_archived: 'The user of this token is archived.',
+};
+
 /**
- * @returns the principal of a valid credential.
+ * Counts a failure of a well-formed credential and, when it reaches the threshold within the window,
+ * records one `authentication_failures` action log (never the credential: a prefix of its SHA-256,
+ * the token id and its owner when known).
+ * @returns the 401 to throw.
+ */
+async function failure(
+  deps: IdentityDeps,
+  hash: string,
+  reason: FailureReason,
+  token: { id: number; user_id: number } | null,
+  now: number,
+) {
+  const failures = deps.authFailures.hit(hash, now);
+  if (failures !== null) {
+    try {
+      await recordAction(
+        deps.db,
+        {
+          event: 'authentication_failures',
+          actor: { actor_id: null, actor_service: null },
+          user_id: token?.user_id ?? null,
+          ...(token ? { subject: { type: 'user_app_token' as const, id: token.id } } : {}),
+          details: {
+            reason,
+            failures,
+            window_seconds: Math.round(deps.config.authFailureWindowMs / 1000),
+            credential_sha256_prefix: hash.slice(0, 16),
+          },
+        },
+        now,
+      );
+    } catch (error) {
+      deps.logger.error({ err: error }, 'could not record repeated authentication failures');
+    }
+  }
+  return unauthorized(failureDetail[reason]);
+}
+
+/**
+ * @returns the principal of a valid credential. A user token is valid when it is known, not revoked,
+ * not past `expires_at` nor older than the instance's maximum lifetime, and its user is not archived.
  * @throws {AppError} 401 `unauthorized` for a malformed, unknown, expired or revoked credential or an archived user.
  */
 export async function authenticate(deps: IdentityDeps, credential: string): Promise<Principal> {
   const kind = credentialKind(credential);
+  // Malformed credentials (bad prefix or checksum) are not counted: they cost no lookup and are typos, not tokens.
   if (!kind) throw unauthorized('The bearer token is not valid.');
   const hash = hashCredential(credential);
   const cached = await deps.authCache.get(CACHE_KEY(hash));
@@ -25,19 +77,26 @@ export async function authenticate(deps: IdentityDeps, credential: string): Prom
 
   let principal: Principal;
   let ttlMs = deps.config.authCacheTtlMs;
+  const now = deps.now();
   if (kind === 'service') {
     const row = await findServiceCredential(deps.db, hash);
-    if (!row || row.revoked_at !== null) throw unauthorized('The service credential is not valid.');
+    if (!row) throw await failure(deps, hash, 'unknown', null, now);
+    if (row.revoked_at !== null) throw await failure(deps, hash, 'revoked', null, now);
     principal = { kind: 'service', service: row.service };
   } else {
     const row = await findTokenForAuthentication(deps.db, hash);
-    const now = deps.now();
-    if (!row) throw unauthorized('The bearer token is not valid.');
-    if (row.revoked_at !== null) throw unauthorized('The bearer token has been revoked.');
-    if (row.expires_at !== null && Number(row.expires_at) <= now) throw unauthorized('The bearer token has expired.');
-    if (row.archived) throw unauthorized('The user of this token is archived.');
+    if (!row) throw await failure(deps, hash, 'unknown', null, now);
+    const token = { id: row.id, user_id: row.user_id };
+    if (row.revoked_at !== null) throw await failure(deps, hash, 'revoked', token, now);
+    const max = deps.config.tokenMaxLifetimeMs;
+    const expiresAt = Math.min(
+      row.expires_at === null ? Number.POSITIVE_INFINITY : Number(row.expires_at),
+      max === null ? Number.POSITIVE_INFINITY : Number(row.created_at) + max,
+    );
+    if (expiresAt <= now) throw await failure(deps, hash, 'expired', token, now);
+    if (row.archived) throw await failure(deps, hash, 'user_archived', token, now);
     // Never serve a cached principal past the token's expiry.
-    if (row.expires_at !== null) ttlMs = Math.min(ttlMs, Number(row.expires_at) - now);
+    ttlMs = Math.min(ttlMs, expiresAt - now);
     const roles = await findRoleAssignments(deps.db, [row.user_id]);
     principal = {
       kind: 'user',
@@ -50,6 +109,7 @@ export async function authenticate(deps: IdentityDeps, credential: string): Prom
         }),
       ),
     };
+    // Written at most once per interval per token, and only on a cache miss: not a write per request.
     if (row.last_used_at === null || now - Number(row.last_used_at) >= deps.config.lastUsedWriteIntervalMs) {
       await touchUserAppToken(deps.db, row.id, now);
     }

@@ -42,14 +42,53 @@ export interface ServiceCredentialTable {
   revoked_at: number | null;
 }
 
+/** A team of users (instance-wide). */
+export interface TeamTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Membership of a user in a team (primary key: team, user). */
+export interface TeamMemberTable {
+  team_id: number;
+  user_id: number;
+  created_at: number;
+}
+
+/**
+ * The audit trail. `user_id`: the user the event concerns; `actor_id`/`actor_service`: who acted
+ * (both null for an unauthenticated caller); `details`: a JSON object, never a credential or secret.
+ */
+export interface ActionLogTable {
+  id: Generated<number>;
+  event: string;
+  user_id: number | null;
+  actor_id: number | null;
+  actor_service: string | null;
+  subject_type: string | null;
+  subject_id: number | null;
+  details: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UserTable;
   role_assignments: RoleAssignmentTable;
   user_app_tokens: UserAppTokenTable;
   service_credentials: ServiceCredentialTable;
+  teams: TeamTable;
+  team_members: TeamMemberTable;
+  action_logs: ActionLogTable;
 }
 
 export type UserRow = Selectable<UserTable>;
 export type NewUserRow = Insertable<UserTable>;
 export type UserAppTokenRow = Selectable<UserAppTokenTable>;
 export type NewUserAppTokenRow = Insertable<UserAppTokenTable>;
+export type TeamRow = Selectable<TeamTable>;
+export type NewTeamRow = Insertable<TeamTable>;
+export type ActionLogRow = Selectable<ActionLogTable>;
+export type NewActionLogRow = Insertable<ActionLogTable>;

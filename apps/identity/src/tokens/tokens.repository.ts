@@ -33,7 +33,7 @@ export const findTokenForAuthentication = (db: Db, tokenHash: string) =>
   db
     .selectFrom('user_app_tokens as t')
     .innerJoin('users as u', 'u.id', 't.user_id')
-    .select(['t.id', 't.user_id', 't.expires_at', 't.revoked_at', 't.last_used_at', 'u.archived'])
+    .select(['t.id', 't.user_id', 't.created_at', 't.expires_at', 't.revoked_at', 't.last_used_at', 'u.archived'])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
 

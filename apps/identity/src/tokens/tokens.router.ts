@@ -1,9 +1,9 @@
 /** `userAppTokens.*` procedures. Users manage their own tokens; global_user_admin manages anyone's. */
 import { idSchema, principalSchema, timestampSchema, userAppTokenDto } from '@runbook/contracts';
 import { z } from 'zod';
+import { actorOf, assertSelfOrUserAdmin } from '../access.js';
 import { authenticate } from '../auth/authenticate.js';
 import { authedProcedure, internalProcedure, router } from '../trpc.js';
-import { assertSelfOrUserAdmin } from '../users/users.service.js';
 import * as service from './tokens.service.js';
 
 export const userAppTokensRouter = router({
@@ -17,8 +17,9 @@ export const userAppTokensRouter = router({
     }),
 
   /**
-   * Creates a token for `user_id`. Output `{token, plaintext}`: the plaintext is shown this once.
-   * Errors: 403 not self/admin, 404 unknown user, 422 `invalid_expiry`.
+   * Creates a token for `user_id` (`label` required, `expires_at` optional ISO-8601). Output
+   * `{token, plaintext}`: the plaintext is shown this once. Errors: 403 not self/admin, 404 unknown
+   * user, 409 `user_archived`, 422 `invalid_expiry`.
    */
   create: authedProcedure
     .input(
@@ -27,7 +28,7 @@ export const userAppTokensRouter = router({
     .output(z.object({ token: userAppTokenDto, plaintext: z.string() }))
     .mutation(({ ctx, input }) => {
       assertSelfOrUserAdmin(ctx.principal, Number(input.user_id));
-      return service.createToken(ctx.deps, Number(input.user_id), input);
+      return service.createToken(ctx.deps, actorOf(ctx.principal), Number(input.user_id), input);
     }),
 
   /** Revokes a token (idempotent). Errors: 403 not self/admin, 404 unknown token. */
@@ -36,7 +37,7 @@ export const userAppTokensRouter = router({
     .output(z.void())
     .mutation(({ ctx, input }) => {
       assertSelfOrUserAdmin(ctx.principal, Number(input.user_id));
-      return service.revokeToken(ctx.deps, Number(input.user_id), Number(input.id));
+      return service.revokeToken(ctx.deps, actorOf(ctx.principal), Number(input.user_id), Number(input.id));
     }),
 });
 

@@ -3,8 +3,10 @@
  * only the SHA-256 is stored. Each has a required label, an optional expiry, `last_used_at`, and can
  * be revoked; revocation drops cached authentications at once.
  */
-import { notFound, type UserAppTokenDto, unprocessable } from '@runbook/contracts';
+import { conflict, notFound, type UserAppTokenDto, unprocessable } from '@runbook/contracts';
 import { isoOf, msToIso } from '@runbook/db';
+import type { Actor } from '../access.js';
+import { recordAction } from '../action-logs/action-logs.service.js';
 import { forgetAuthentications } from '../auth/authenticate.js';
 import {
   displayPrefix,
@@ -38,16 +40,20 @@ export async function listTokens(deps: IdentityDeps, userId: number): Promise<Us
 }
 
 /**
- * Creates a token. The plaintext is returned here and never again.
- * @param expiresAt ISO-8601 time, in the future and within the instance's maximum lifetime.
- * @throws {AppError} 404 unknown user; 422 `invalid_expiry` for a past expiry or one beyond the maximum lifetime.
+ * Creates a token; audited as `user_app_token_created`. The plaintext is returned here and never
+ * again. Without `expires_at` the token never expires, unless the instance has a maximum lifetime
+ * (then it expires after that).
+ * @param input.expires_at ISO-8601 time, in the future and within the instance's maximum lifetime.
+ * @throws {AppError} 404 unknown user; 409 `user_archived`; 422 `invalid_expiry` for a past expiry or one beyond the maximum lifetime.
  */
 export async function createToken(
   deps: IdentityDeps,
+  actor: Actor,
   userId: number,
   input: { label: string; expires_at?: string | undefined },
 ): Promise<{ token: UserAppTokenDto; plaintext: string }> {
-  await getUser(deps, userId);
+  const user = await getUser(deps, userId);
+  if (user.archived) throw conflict('user_archived', `User ${userId} is archived; archived users cannot get tokens.`);
   const now = deps.now();
   const max = deps.config.tokenMaxLifetimeMs;
   let expiresAt: number | null = input.expires_at ? Date.parse(input.expires_at) : null;
@@ -65,26 +71,59 @@ export async function createToken(
     expiresAt ??= now + max;
   }
   const plaintext = generateCredential(USER_TOKEN_PREFIX);
-  const id = await repo.insertUserAppToken(deps.db, {
-    user_id: userId,
-    label: input.label,
-    token_hash: hashCredential(plaintext),
-    token_prefix: displayPrefix(plaintext),
-    created_at: now,
-    expires_at: expiresAt,
-    last_used_at: null,
-    revoked_at: null,
+  const id = await deps.db.transaction().execute(async (trx) => {
+    const tokenId = await repo.insertUserAppToken(trx, {
+      user_id: userId,
+      label: input.label,
+      token_hash: hashCredential(plaintext),
+      token_prefix: displayPrefix(plaintext),
+      created_at: now,
+      expires_at: expiresAt,
+      last_used_at: null,
+      revoked_at: null,
+    });
+    await recordAction(
+      trx,
+      {
+        event: 'user_app_token_created',
+        actor,
+        user_id: userId,
+        subject: { type: 'user_app_token', id: tokenId },
+        details: { label: input.label, expires_at: msToIso(expiresAt) },
+      },
+      now,
+    );
+    return tokenId;
   });
   const row = await repo.findUserAppToken(deps.db, userId, id);
   if (!row) throw new Error('token vanished after insert');
   return { token: toTokenDto(row), plaintext };
 }
 
-/** Revokes a token; it stops working at once here and within the auth cache TTL elsewhere. @throws {AppError} 404. */
-export async function revokeToken(deps: IdentityDeps, userId: number, tokenId: number): Promise<void> {
+/**
+ * Revokes a token (idempotent); it stops working at once here and within the auth cache TTL (1 s)
+ * elsewhere. Audited as `user_app_token_revoked` when it was active.
+ * @throws {AppError} 404 when user `userId` has no token `tokenId`.
+ */
+export async function revokeToken(deps: IdentityDeps, actor: Actor, userId: number, tokenId: number): Promise<void> {
   const row = await repo.findUserAppToken(deps.db, userId, tokenId);
   if (!row) throw notFound('user_app_token', String(tokenId));
-  await repo.revokeUserAppToken(deps.db, tokenId, deps.now());
+  if (row.revoked_at !== null) return;
+  const now = deps.now();
+  await deps.db.transaction().execute(async (trx) => {
+    await repo.revokeUserAppToken(trx, tokenId, now);
+    await recordAction(
+      trx,
+      {
+        event: 'user_app_token_revoked',
+        actor,
+        user_id: userId,
+        subject: { type: 'user_app_token', id: tokenId },
+        details: { label: row.label },
+      },
+      now,
+    );
+  });
   await forgetAuthentications(deps, [row.token_hash]);
 }
 

@@ -129,3 +129,66 @@ describe.each(await testDialects())('user app tokens on %s', (dialect) => {
     );
   });
 });
+
+describe.each(await testDialects())('user app token lifetime and last use on %s', (dialect) => {
+  let kit: IdentityTestKit;
+  beforeAll(async () => {
+    kit = await createIdentityTestKit(dialect);
+  });
+  afterAll(() => kit.destroy());
+
+  it('writes last_used_at at most once per interval, not once per request', async () => {
+    kit.deps.config.authCacheTtlMs = 0; // every call reaches the database: the throttle alone must hold writes back
+    const { userId, token } = await kit.userWithToken(['developer']);
+    let updates = 0;
+    const db = kit.deps.db;
+    const counting = db.withPlugin({
+      transformQuery: (args) => {
+        if (args.node.kind === 'UpdateQueryNode') updates++;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    kit.deps.db = counting;
+    try {
+      for (let i = 0; i < 20; i++) await kit.caller(token).users.me();
+      expect(updates).toBe(1);
+      const first = (await kit.caller(token).userAppTokens.list({ user_id: userId }))[0]?.last_used_at;
+      expect(first).toBe(new Date(kit.clock.now).toISOString());
+      kit.clock.now += 30_000;
+      await kit.caller(token).users.me();
+      expect(updates).toBe(1);
+      kit.clock.now += 31_000;
+      await kit.caller(token).users.me();
+      expect(updates).toBe(2);
+      const second = (await kit.caller(token).userAppTokens.list({ user_id: userId }))[0]?.last_used_at;
+      expect(second).toBe(new Date(kit.clock.now).toISOString());
+    } finally {
+      kit.deps.db = db;
+      kit.deps.config.authCacheTtlMs = 1000;
+    }
+  });
+
+  it('applies the instance maximum lifetime at creation and to tokens created before it was set', async () => {
+    kit.deps.config.authCacheTtlMs = 0;
+    const { userId, token } = await kit.userWithToken(['developer']);
+    kit.deps.config.tokenMaxLifetimeMs = 2 * 86_400_000;
+    try {
+      const bounded = await kit.caller(token).userAppTokens.create({ user_id: userId, label: 'bounded' });
+      expect(bounded.token.expires_at).toBe(new Date(kit.clock.now + 2 * 86_400_000).toISOString());
+      const tooLong = kit.caller(token).userAppTokens.create({
+        user_id: userId,
+        label: 'too long',
+        expires_at: new Date(kit.clock.now + 3 * 86_400_000).toISOString(),
+      });
+      expect(await codeOf(tooLong)).toBe('UNPROCESSABLE_CONTENT');
+      kit.clock.now += 2 * 86_400_000;
+      // `token` was created without expiry before the maximum was set: it is now older than the maximum.
+      expect(await codeOf(kit.caller(token).users.me())).toBe('UNAUTHORIZED');
+      expect(await codeOf(kit.caller(bounded.plaintext).users.me())).toBe('UNAUTHORIZED');
+    } finally {
+      kit.deps.config.tokenMaxLifetimeMs = null;
+      kit.deps.config.authCacheTtlMs = 1000;
+    }
+  });
+});

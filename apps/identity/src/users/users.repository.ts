@@ -17,7 +17,7 @@ export async function updateUser(db: Db, id: number, changes: Partial<NewUserRow
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
 }
 
-/** Users matching `query` (substring of name or email), by id. */
+/** Users matching `query` (substring of name or email), by id. @throws {InvalidCursorError} for a foreign cursor. */
 export function listUsers(
   db: Db,
   filters: { query?: string | undefined; archived?: boolean | undefined },
@@ -65,4 +65,25 @@ export async function replaceRoleAssignments(
       .values(roles.map((r) => ({ user_id: userId, role: r.role, workspace_id: r.workspace_id, created_at: now })))
       .execute();
   }
+}
+
+/** Users among `ids` that exist and are not archived. */
+export async function findActiveUserIds(db: Db, ids: number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('users').select('id').where('id', 'in', ids).where('archived', '=', 0).execute();
+  return rows.map((r) => r.id);
+}
+
+/** Unarchived users other than `exceptUserId` holding `global_user_admin` globally. */
+export async function countOtherActiveUserAdmins(db: Db, exceptUserId: number): Promise<number> {
+  const row = await db
+    .selectFrom('role_assignments as r')
+    .innerJoin('users as u', 'u.id', 'r.user_id')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('r.role', '=', 'global_user_admin')
+    .where('r.workspace_id', '=', 0)
+    .where('u.archived', '=', 0)
+    .where('u.id', '!=', exceptUserId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -1,6 +1,15 @@
-/** `users.*` procedures: thin — input → service → output. */
-import { forbidden, idSchema, pageRequestSchema, pageSchema, roleAssignmentSchema, userDto } from '@runbook/contracts';
+/** `users.*` procedures: thin — input → access check → service → output. */
+import {
+  forbidden,
+  idSchema,
+  pageRequestSchema,
+  pageSchema,
+  roleAssignmentSchema,
+  userDto,
+  userUpdateAttributes,
+} from '@runbook/contracts';
 import { z } from 'zod';
+import { actorOf, assertCanUpdateUser } from '../access.js';
 import { authedProcedure, router } from '../trpc.js';
 import * as service from './users.service.js';
 
@@ -24,7 +33,7 @@ export const usersRouter = router({
     .output(userDto)
     .query(({ ctx, input }) => service.getUser(ctx.deps, Number(input.id))),
 
-  /** Users, filtered by `query` (substring of name or email) and `archived`, paginated by id. */
+  /** Users, filtered by `query` (substring of name or email) and `archived`, paginated by id. Errors: 400 `invalid_cursor`. */
   list: authedProcedure
     .input(
       z.object({ query: z.string().max(200).optional(), archived: z.boolean().optional(), page: pageRequestSchema }),
@@ -32,24 +41,38 @@ export const usersRouter = router({
     .output(pageSchema(userDto))
     .query(({ ctx, input }) => service.listUsers(ctx.deps, input, input.page)),
 
-  /** Creates a user. Role: global_user_admin. Errors: 409 `email_taken`, 422 invalid fields. */
+  /**
+   * Creates a user. Input `{first_name, last_name, email, roles}`. Output: UserDto. Role: global_user_admin.
+   * Errors: 409 `email_taken`, 422 invalid fields or `role_not_scopable`.
+   */
   create: authedProcedure
     .meta({ role: 'global_user_admin' })
     .input(userCreateInput)
     .output(userDto)
-    .mutation(({ ctx, input }) => service.createUser(ctx.deps, input)),
+    .mutation(({ ctx, input }) => service.createUser(ctx.deps, actorOf(ctx.principal), input)),
 
-  /** Replaces a user's role assignments. Role: global_user_admin. Takes effect at once. */
-  setRoles: authedProcedure
-    .meta({ role: 'global_user_admin' })
-    .input(z.object({ id: idSchema, roles: z.array(roleAssignmentSchema).max(50) }))
+  /**
+   * Changes a user: `first_name`/`last_name` (the user themselves or global_user_admin), `email` and
+   * `roles` (global_user_admin; `roles` replaces every assignment and takes effect at once).
+   * Input `{id, ...}`. Output: UserDto. Errors: 403, 404, 409 `email_taken` or `last_user_admin`,
+   * 422 invalid fields or `role_not_scopable`.
+   */
+  update: authedProcedure
+    .input(userUpdateAttributes.extend({ id: idSchema }))
     .output(userDto)
-    .mutation(({ ctx, input }) => service.setRoles(ctx.deps, Number(input.id), input.roles)),
+    .mutation(({ ctx, input }) => {
+      const { id, ...changes } = input;
+      assertCanUpdateUser(ctx.principal, Number(id), changes);
+      return service.updateUser(ctx.deps, actorOf(ctx.principal), Number(id), changes);
+    }),
 
-  /** Archives a user; their tokens stop working at once. Role: global_user_admin. */
+  /**
+   * Archives a user (idempotent); their tokens stop working at once. Input `{id}`. Output: nothing.
+   * Role: global_user_admin. Errors: 404, 409 `last_user_admin`.
+   */
   archive: authedProcedure
     .meta({ role: 'global_user_admin' })
     .input(z.object({ id: idSchema }))
     .output(z.void())
-    .mutation(({ ctx, input }) => service.archiveUser(ctx.deps, Number(input.id))),
+    .mutation(({ ctx, input }) => service.archiveUser(ctx.deps, actorOf(ctx.principal), Number(input.id))),
 });

@@ -1,0 +1,80 @@
+import { testDialects } from '@runbook/db/testing';
+import { TRPCError } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createIdentityTestKit, type IdentityTestKit } from '../test-support.js';
+
+const errorOf = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return { code: 'ok' } as const;
+  } catch (e) {
+    expect(e).toBeInstanceOf(TRPCError);
+    const cause = (e as TRPCError).cause as { code?: string; errors?: Array<{ meta?: Record<string, unknown> }> };
+    return { code: (e as TRPCError).code, app: cause?.code, meta: cause?.errors?.[0]?.meta };
+  }
+};
+
+describe.each(await testDialects())('teams on %s', (dialect) => {
+  let kit: IdentityTestKit;
+  let manager: { userId: string; token: string };
+  let dev: { userId: string; token: string };
+  beforeAll(async () => {
+    kit = await createIdentityTestKit(dialect);
+    manager = await kit.userWithToken(['developer', 'workspace_manager']);
+    dev = await kit.userWithToken(['developer']);
+  });
+  afterAll(() => kit.destroy());
+
+  it('creates, lists, renames and deletes teams; members are kept in ascending order', async () => {
+    const team = await kit.caller(manager.token).teams.create({
+      name: 'On-call',
+      description: 'Pager holders',
+      member_ids: [dev.userId, manager.userId, dev.userId],
+    });
+    expect(team).toMatchObject({ name: 'On-call', description: 'Pager holders' });
+    expect(team.member_ids).toEqual([manager.userId, dev.userId].sort((a, b) => Number(a) - Number(b)));
+    const renamed = await kit.caller(manager.token).teams.update({ id: team.id, name: 'Primary on-call' });
+    expect(renamed.name).toBe('Primary on-call');
+    const mine = await kit.caller(dev.token).teams.list({ member_id: dev.userId, page: {} });
+    expect(mine.items.map((t) => t.id)).toEqual([team.id]);
+    expect((await kit.caller(dev.token).teams.list({ page: {} })).total).toBe(1);
+    await kit.caller(manager.token).teams.delete({ id: team.id });
+    expect((await errorOf(kit.caller(dev.token).teams.get({ id: team.id }))).code).toBe('NOT_FOUND');
+    expect((await kit.caller(manager.token).users.get({ id: dev.userId })).archived).toBe(false);
+  });
+
+  it('adds members idempotently, removes them, and rejects unknown or archived users', async () => {
+    const admin = await kit.userWithToken(['developer', 'global_user_admin']);
+    const archived = await kit.userWithToken(['developer']);
+    await kit.caller(admin.token).users.archive({ id: archived.userId });
+    const team = await kit.caller(manager.token).teams.create({ name: 'Members', description: '', member_ids: [] });
+    await kit.caller(manager.token).teams.addMembers({ id: team.id, user_ids: [dev.userId] });
+    const again = await kit.caller(manager.token).teams.addMembers({ id: team.id, user_ids: [dev.userId] });
+    expect(again.member_ids).toEqual([dev.userId]);
+    const bad = await errorOf(
+      kit.caller(manager.token).teams.addMembers({ id: team.id, user_ids: [archived.userId, '999999'] }),
+    );
+    expect(bad).toMatchObject({ code: 'UNPROCESSABLE_CONTENT', app: 'invalid_member' });
+    expect(bad.meta).toEqual({ invalid_ids: [archived.userId, '999999'] });
+    expect((await kit.caller(dev.token).teams.get({ id: team.id })).member_ids).toEqual([dev.userId]);
+    await kit.caller(manager.token).teams.removeMember({ id: team.id, user_id: dev.userId });
+    expect((await kit.caller(dev.token).teams.get({ id: team.id })).member_ids).toEqual([]);
+    expect(
+      (await errorOf(kit.caller(manager.token).teams.removeMember({ id: team.id, user_id: dev.userId }))).code,
+    ).toBe('NOT_FOUND');
+  });
+
+  it('answers 409 name_taken and needs workspace_manager for changes', async () => {
+    await kit.caller(manager.token).teams.create({ name: 'Unique', description: '', member_ids: [] });
+    expect(
+      (await errorOf(kit.caller(manager.token).teams.create({ name: 'Unique', description: '', member_ids: [] }))).app,
+    ).toBe('name_taken');
+    expect(
+      (await errorOf(kit.caller(dev.token).teams.create({ name: 'Nope', description: '', member_ids: [] }))).code,
+    ).toBe('FORBIDDEN');
+    const scoped = await kit.userWithToken(['developer', { role: 'workspace_manager', workspace_id: '5' }]);
+    expect(
+      (await errorOf(kit.caller(scoped.token).teams.create({ name: 'Nope', description: '', member_ids: [] }))).code,
+    ).toBe('FORBIDDEN');
+  });
+});
