@@ -43,7 +43,8 @@ async function waitReady(url, child, name, timeoutMs = 30_000) {
  * @param {Partial<Record<'identity'|'secrets'|'catalog'|'gateway', Record<string,string>>>} [options.serviceEnv]
  * @param {Partial<Record<'identity'|'secrets'|'catalog'|'gateway', string[]>>} [options.nodeArgs] extra node flags per service (e.g. `--cpu-prof`)
  * @param {'inherit'|'pipe'|'ignore'} [options.output] where child logs go (default: prefixed to this process's stdout)
- * @returns {Promise<{gatewayUrl:string, urls:Record<string,string>, adminToken:string, createdAdmin:boolean, children:Record<string,import('node:child_process').ChildProcess>, stop:()=>Promise<void>}>}
+ * @param {(service: string, text: string) => void} [options.onOutput] receives everything the children write (stdout and stderr, UTF-8, in chunks) instead of `output` — e.g. to capture logs in tests
+ * @returns {Promise<{gatewayUrl:string, urls:Record<string,string>, adminToken:string, createdAdmin:boolean, children:Record<string,import('node:child_process').ChildProcess>, stop:()=>Promise<void>, restart:(name:string, signal?:NodeJS.Signals)=>Promise<void>}>}
  */
 export async function startPlatform(options) {
   const host = options.host ?? '127.0.0.1';
@@ -55,6 +56,7 @@ export async function startPlatform(options) {
     ['identity', 'secrets', 'catalog', 'gateway'].map((n) => [n, `http://${host}:${options.ports[n]}`]),
   );
   const children = {};
+  const envs = {};
   const stop = async () => {
     await Promise.all(
       Object.values(children).map(
@@ -69,6 +71,7 @@ export async function startPlatform(options) {
   };
 
   const start = async (name, env) => {
+    envs[name] = env;
     const child = spawn(
       process.execPath,
       [...(options.nodeArgs?.[name] ?? []), join(root, 'apps', name, 'dist', 'index.js')],
@@ -86,13 +89,18 @@ export async function startPlatform(options) {
         },
         stdio: [
           'ignore',
-          options.output === 'ignore' ? 'ignore' : 'pipe',
-          options.output === 'ignore' ? 'ignore' : 'pipe',
+          options.output === 'ignore' && !options.onOutput ? 'ignore' : 'pipe',
+          options.output === 'ignore' && !options.onOutput ? 'ignore' : 'pipe',
         ],
       },
     );
     children[name] = child;
-    if (options.output !== 'ignore') {
+    if (options.onOutput) {
+      for (const stream of [child.stdout, child.stderr]) {
+        stream?.setEncoding('utf8');
+        stream?.on('data', (text) => options.onOutput(name, text));
+      }
+    } else if (options.output !== 'ignore') {
       for (const stream of [child.stdout, child.stderr]) {
         stream?.on('data', (chunk) => {
           for (const line of String(chunk).split('\n')) if (line) process.stdout.write(`[${name}] ${line}\n`);
@@ -129,6 +137,17 @@ export async function startPlatform(options) {
     createdAdmin: !hadAdmin,
     children,
     stop,
+    /** Kills one service with `signal` (default SIGKILL: no graceful shutdown) and starts it again with the same environment. */
+    restart: async (name, signal = 'SIGKILL') => {
+      const child = children[name];
+      if (child && child.exitCode === null && child.signalCode === null) {
+        await new Promise((res) => {
+          child.once('exit', res);
+          child.kill(signal);
+        });
+      }
+      await start(name, envs[name]);
+    },
   };
 }
 
@@ -160,6 +179,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(`\n${line}\nRunbook Platform is running.\n`);
   console.log(`  REST API      ${platform.gatewayUrl}/core/runbooks`);
   console.log(`  OpenAPI       ${platform.gatewayUrl}/openapi.json`);
+  console.log(`  API docs, Try ${platform.gatewayUrl}/docs`);
   console.log(`  tRPC          ${platform.gatewayUrl}/trpc`);
   if (platform.createdAdmin) {
     console.log(

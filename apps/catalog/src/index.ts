@@ -1,13 +1,18 @@
-/** Catalog entry point: parse env, migrate, build dependencies, serve. */
+/** Catalog entry point: parse env, migrate, build dependencies, serve, run the job worker. */
+import { hostname } from 'node:os';
 import { createMemoryCache } from '@runbook/cache';
 import { parseEnv } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createCachedAuthenticator, createIdentityClient } from '@runbook/identity/client';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
+import { createSecretsClient } from '@runbook/secrets/client';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
 import type { CatalogDeps } from './deps.js';
+import { createIdentityDirectory } from './directory-port.js';
 import { catalogEnvSchema } from './env.js';
+import { createJobWorker } from './orchestration/job-worker.js';
+import { createSecretsTemplateService, unavailableTemplateService } from './secrets-port.js';
 import { createServer } from './server.js';
 
 const env = parseEnv(catalogEnvSchema);
@@ -15,18 +20,37 @@ const logger = createLogger('catalog', env.LOG_LEVEL);
 const db = createDb<Database>(databaseConfigFromEnv('catalog', env));
 await migrateToLatest(db, migrations);
 
+const identity = createIdentityClient(env.IDENTITY_URL, env.SERVICE_CREDENTIAL);
+let wakeWorker = () => {};
 const deps: CatalogDeps = {
   db,
   // Principals are reused for identity's documented bound (1 s), so a revoked token stops working here within it.
-  authenticate: createCachedAuthenticator(
-    createIdentityClient(env.IDENTITY_URL, env.SERVICE_CREDENTIAL),
-    createMemoryCache({ prefix: 'catalog-auth:' }),
-  ),
+  authenticate: createCachedAuthenticator(identity, createMemoryCache({ prefix: 'catalog-auth:' })),
+  directory: createIdentityDirectory(identity),
   logger,
   now: Date.now,
+  secrets: env.SECRETS_URL
+    ? createSecretsTemplateService(createSecretsClient(env.SECRETS_URL, env.SERVICE_CREDENTIAL))
+    : unavailableTemplateService,
+  fetch: globalThis.fetch,
+  orchestration: {
+    workerId: `${hostname()}:${process.pid}`,
+    leaseMs: env.CATALOG_JOB_LEASE_MS,
+    pollMs: env.CATALOG_WORKER_POLL_MS,
+    concurrency: env.CATALOG_WORKER_CONCURRENCY,
+    retryBaseMs: env.CATALOG_RETRY_BASE_MS,
+    retryMaxDelayMs: env.CATALOG_RETRY_MAX_DELAY_MS,
+    maxAttempts: env.CATALOG_RETRY_MAX_ATTEMPTS,
+    cascadeBudget: env.CATALOG_CASCADE_BUDGET,
+  },
+  jobsQueued: () => wakeWorker(),
 };
 
-const server = await createServer(deps);
+const worker = createJobWorker(deps);
+wakeWorker = worker.wake;
+// The worker stops claiming and finishes the jobs in hand before the database closes.
+const server = await createServer(deps, { beforeClose: () => worker.stop() });
 const url = await server.start({ port: env.PORT, host: env.HOST });
-logger.info({ url }, 'catalog listening');
+worker.start();
+logger.info({ url, worker: deps.orchestration.workerId }, 'catalog listening');
 stopOnSignals(server, logger);

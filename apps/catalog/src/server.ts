@@ -5,13 +5,23 @@ import type { CatalogDeps } from './deps.js';
 import { catalogRouter } from './router.js';
 import { createContext } from './trpc.js';
 
-export function createServer(deps: CatalogDeps): Promise<ServiceServer> {
+/** Options of {@link createServer}. */
+export interface CatalogServerOptions {
+  /** Runs after the HTTP server has drained and before the database closes (index.ts stops the job worker here). */
+  beforeClose?: () => Promise<void>;
+}
+
+/** Builds catalog's server on `deps` (not listening yet). */
+export function createServer(deps: CatalogDeps, options: CatalogServerOptions = {}): Promise<ServiceServer> {
   return createServiceServer({
     name: 'catalog',
     router: catalogRouter,
     createContext: createContext(deps),
     logger: deps.logger,
     readiness: async () => ({ database: await ping(deps.db) }),
-    onClose: () => deps.db.destroy(),
+    onClose: async () => {
+      await options.beforeClose?.();
+      await deps.db.destroy();
+    },
   });
 }

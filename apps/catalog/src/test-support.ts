@@ -2,7 +2,14 @@
  * Test dependencies for catalog: a fresh migrated database per dialect, a fixed clock, a query
  * counter, and a fake authenticator mapping credentials to principals (no identity process needed).
  */
-import { type AppError, type Principal, type Role, type RoleAssignment, unauthorized } from '@runbook/contracts';
+import {
+  AppError,
+  type Principal,
+  type Role,
+  type RoleAssignment,
+  unauthorized,
+  unprocessable,
+} from '@runbook/contracts';
 import type { Dialect } from '@runbook/db';
 import { createTestDatabase } from '@runbook/db/testing';
 import { createLogger } from '@runbook/rpc';
@@ -10,16 +17,142 @@ import { TRPCError } from '@trpc/server';
 import { expect } from 'vitest';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
-import type { CatalogDeps } from './deps.js';
+import { type CatalogDeps, defaultOrchestrationConfig } from './deps.js';
+import { createJobWorker, type JobWorker } from './orchestration/job-worker.js';
 import { catalogRouter } from './router.js';
+import type {
+  ResolvedTemplates,
+  TemplateCheck,
+  TemplateService,
+  TemplateToResolve,
+  TemplateToValidate,
+} from './secrets-port.js';
 import { createCallerFactory, createContextInner } from './trpc.js';
 
 const createCaller = createCallerFactory(catalogRouter);
 export type CatalogCaller = ReturnType<typeof createCaller>;
 
+/**
+ * A fake of the secrets service's template procedures: parameters live in a map; references are
+ * rendered per context like the real service (JSON escaping, CR/LF rejected in headers, URL check);
+ * unknown names fail the whole resolution with 422 `unknown_system_parameters`.
+ */
+export class FakeSecrets implements TemplateService {
+  readonly params = new Map<string, { value: string; secret: boolean; version: number }>();
+  readonly calls = { resolve: 0, validate: 0 };
+  /** When set, every call fails with this error (e.g. a 503). */
+  failWith: AppError | null = null;
+
+  /** Creates or changes a parameter (secret by default). */
+  set(name: string, value: string, secret = true): void {
+    const version = (this.params.get(name)?.version ?? 0) + 1;
+    this.params.set(name, { value, secret, version });
+  }
+
+  private static readonly REF = /(\\?)\{\{[ \t]*system\.([a-z][a-z0-9_]*)[ \t]*\}\}/g;
+
+  private names(template: string): string[] {
+    if (/\{\{\s*system\.(?![a-z][a-z0-9_]*\s*\}\})/.test(template)) {
+      throw unprocessable('invalid_template', 'Malformed system parameter reference.');
+    }
+    return [...template.matchAll(FakeSecrets.REF)].filter((m) => !m[1]).map((m) => m[2] as string);
+  }
+
+  async resolve(templates: TemplateToResolve[]): Promise<ResolvedTemplates> {
+    this.calls.resolve++;
+    if (this.failWith) throw this.failWith;
+    const names = [...new Set(templates.flatMap((t) => this.names(t.template)))];
+    const missing = names.filter((n) => !this.params.has(n)).sort();
+    if (missing.length > 0) {
+      throw new AppError(422, 'unknown_system_parameters', `Unknown system parameters: ${missing.join(', ')}.`, {
+        meta: { missing },
+      });
+    }
+    const results = templates.map((t) => {
+      const out = t.template.replace(FakeSecrets.REF, (whole, escaped: string, name: string) => {
+        if (escaped) return whole.slice(1);
+        const value = (this.params.get(name) as { value: string }).value;
+        if (t.context === 'header' && /[\r\n\0]/.test(value))
+          throw unprocessable('invalid_header_value', 'A header value may not contain CR, LF or NUL.');
+        return t.context === 'json' ? JSON.stringify(value).slice(1, -1) : value;
+      });
+      if (t.context === 'url') {
+        try {
+          new URL(out);
+        } catch {
+          throw unprocessable('invalid_url', 'The resolved template is not a valid absolute URL.');
+        }
+      }
+      return out;
+    });
+    return {
+      results,
+      references: names
+        .sort()
+        .map((name) => ({ name, version: (this.params.get(name) as { version: number }).version })),
+      secret_values: names
+        .map((n) => this.params.get(n) as { value: string; secret: boolean })
+        .filter((p) => p.secret)
+        .map((p) => p.value),
+    };
+  }
+
+  async validate(templates: TemplateToValidate[]): Promise<TemplateCheck> {
+    this.calls.validate++;
+    if (this.failWith) throw this.failWith;
+    const errors: TemplateCheck['errors'] = [];
+    const names = new Set<string>();
+    templates.forEach((t, index) => {
+      if (t.field_type === 'temporary_credentials' && t.template.includes('{{')) {
+        errors.push({
+          index,
+          code: 'temporary_credentials_not_allowed',
+          detail: 'Temporary credentials fields cannot reference system parameters; use system parameters instead',
+        });
+        return;
+      }
+      if (t.context === 'json') {
+        try {
+          JSON.parse(t.template.replace(FakeSecrets.REF, ''));
+        } catch {
+          errors.push({ index, code: 'invalid_template', detail: 'The template is not valid JSON.' });
+          return;
+        }
+      }
+      try {
+        for (const n of this.names(t.template)) names.add(n);
+      } catch (e) {
+        errors.push({ index, code: (e as AppError).code, detail: (e as AppError).message });
+      }
+    });
+    templates.forEach((t, index) => {
+      if (errors.some((e) => e.index === index)) return;
+      const unknown = [...new Set(this.names(t.template))].filter((n) => !this.params.has(n)).sort();
+      if (unknown.length > 0)
+        errors.push({
+          index,
+          code: 'unknown_system_parameters',
+          detail: `Unknown system parameters: ${unknown.join(', ')}.`,
+          meta: { missing: unknown },
+        });
+    });
+    errors.sort((a, b) => a.index - b.index);
+    const missing = [...names].filter((n) => !this.params.has(n)).sort();
+    return { valid: errors.length === 0, missing, errors };
+  }
+}
+
 export interface CatalogTestKit {
   deps: CatalogDeps;
   clock: { now: number };
+  /** The fake secrets service behind `deps.secrets`. */
+  secrets: FakeSecrets;
+  /** The job worker of `deps` (not started: drive it with `runDue()`). */
+  worker: JobWorker;
+  /** How often `deps.jobsQueued` was called. */
+  wakeups: { count: number };
+  /** The database's location (MySQL URL or SQLite file), for a second connection pool. */
+  location: string;
   /** Database queries run so far; reset `count` before measuring. */
   queries: { count: number };
   /** A caller presenting `credential`. */
@@ -36,6 +169,8 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
   const testDb = await createTestDatabase<Database>(dialect, migrations, { onQuery: () => queries.count++ });
   const clock = { now: Date.UTC(2026, 10, 21, 12, 0, 0) };
   const principals = new Map<string, Principal>();
+  const secrets = new FakeSecrets();
+  const wakeups = { count: 0 };
   const deps: CatalogDeps = {
     db: testDb.db,
     authenticate: async (credential) => {
@@ -45,6 +180,14 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
     },
     logger: createLogger('catalog-test', 'silent'),
     now: () => clock.now,
+    secrets,
+    // Ids from 900000 up are unknown to the fake directory.
+    directory: { findMissing: async (assignees) => assignees.filter((a) => Number(a.id) >= 900_000) },
+    fetch: globalThis.fetch,
+    orchestration: { ...defaultOrchestrationConfig, workerId: 'test-worker', pollMs: 10, maxAttempts: 3 },
+    jobsQueued: () => {
+      wakeups.count++;
+    },
   };
   const caller = (credential: string | null) => createCaller(createContextInner(deps, credential));
   const userWith = (roles: Array<Role | RoleAssignment>) => {
@@ -61,6 +204,10 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
   return {
     deps,
     clock,
+    secrets,
+    worker: createJobWorker(deps),
+    wakeups,
+    location: testDb.location,
     queries,
     caller,
     userWith,
@@ -89,4 +236,63 @@ export async function appErrorOf(call: Promise<unknown>): Promise<AppError> {
     return (e as TRPCError).cause as AppError;
   }
   throw new Error('expected the call to fail');
+}
+
+/** A request as the test receiver saw it. */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * An HTTP receiver on loopback for integration tasks. By default it answers 200 with a JSON echo of
+ * what it received; `respond` overrides that per request. It de-duplicates by `Idempotency-Key` the
+ * way a careful receiver would: `effects` counts each key once.
+ */
+export interface TestReceiver {
+  url: string;
+  requests: ReceivedRequest[];
+  /** Idempotency-Key → how many times its effect was applied (always 1 for a de-duplicating receiver). */
+  effects: Map<string, number>;
+  respond: (req: ReceivedRequest) => { status: number; body: string } | Promise<{ status: number; body: string }>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<TestReceiver> {
+  const { createServer } = await import('node:http');
+  const receiver: TestReceiver = {
+    url: '',
+    requests: [],
+    effects: new Map(),
+    respond: (req) => ({ status: 200, body: JSON.stringify({ received: req }) }),
+    close: async () => {},
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const seen: ReceivedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      receiver.requests.push(seen);
+      const key = String(req.headers['idempotency-key'] ?? '');
+      if (key && !receiver.effects.has(key)) receiver.effects.set(key, 1);
+      const { status, body } = await receiver.respond(seen);
+      res.writeHead(status, { 'content-type': 'application/json' }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  receiver.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
 }

@@ -20,6 +20,7 @@ export const customFieldValueSchema = z
     value: z.string().max(CUSTOM_FIELD_VALUE_MAX),
   })
   .meta({ id: 'CustomFieldValue' });
+/** One custom field value. */
 export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
 
 /**
@@ -34,6 +35,7 @@ export const customFieldValuesInput = z
 
 /** Who a task is assigned to: a user or a team of identity (ids validated for shape only). */
 export const assigneeSchema = z.object({ type: z.enum(['user', 'team']), id: idSchema }).meta({ id: 'Assignee' });
+/** A user or team a task is assigned to. */
 export type Assignee = z.infer<typeof assigneeSchema>;
 
 /**
@@ -68,6 +70,7 @@ export const taskDetailDto = taskDetailAttributes.extend({
   assignees: z.array(assigneeSchema),
   integration_id: idSchema.nullable(),
 });
+/** A task as catalog returns it. */
 export type TaskDetailDto = z.infer<typeof taskDetailDto>;
 
 /** Task fields accepted by create and update besides the base attributes. */
@@ -86,7 +89,9 @@ export const taskSortFields = ['id', 'name', 'created_at'] as const;
 export const runbookDetailAttributes = runbookAttributes
   .extend({ custom_field_values: z.array(customFieldValueSchema) })
   .meta({ id: 'RunbookDetailAttributes' });
+/** A runbook as catalog returns it. */
 export const runbookDetailDto = runbookDetailAttributes.extend({ id: idSchema, workspace_id: idSchema });
+/** A runbook as catalog returns it. */
 export type RunbookDetailDto = z.infer<typeof runbookDetailDto>;
 
 /** `meta` of `PATCH /core/runbooks/{id}/start`. */
@@ -118,8 +123,10 @@ export const runEventKindSchema = z.enum([
 
 /** Who caused an event: a user, a service, or the platform itself (`system`: auto start/finish, executions). */
 export const actorSchema = z.object({ type: z.enum(['user', 'service', 'system']), id: z.string().nullable() });
+/** Who caused an event or wrote a comment. */
 export type Actor = z.infer<typeof actorSchema>;
 
+/** One recorded stage change: kind, stages, who and when. */
 export const runEventAttributes = z
   .object({
     kind: runEventKindSchema,
@@ -132,24 +139,30 @@ export const runEventAttributes = z
     created_at: timestampSchema,
   })
   .meta({ id: 'RunEventAttributes' });
+/** A recorded stage change as catalog returns it. */
 export const runEventDto = runEventAttributes.extend({
   id: idSchema,
   runbook_id: idSchema,
   task_id: idSchema.nullable(),
 });
+/** A recorded stage change as catalog returns it. */
 export type RunEventDto = z.infer<typeof runEventDto>;
 
 // ── comments ─────────────────────────────────────────────────────────────────────────────────
 
+/** A comment: body, author and time. */
 export const commentAttributes = z
   .object({ body: z.string(), author: actorSchema, created_at: timestampSchema })
   .meta({ id: 'CommentAttributes' });
+/** A comment as catalog returns it. */
 export const commentDto = commentAttributes.extend({
   id: idSchema,
   runbook_id: idSchema,
   task_id: idSchema.nullable(),
 });
+/** A comment as catalog returns it. */
 export type CommentDto = z.infer<typeof commentDto>;
+/** Fields accepted when commenting. */
 export const commentCreateAttributes = z
   .object({ body: z.string().trim().min(1).max(20_000).meta({ example: 'Standby promoted; checking lag.' }) })
   .meta({ id: 'CommentCreateAttributes' });
@@ -160,6 +173,7 @@ export const commentCreateAttributes = z
 export const integrationMethodSchema = z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 /** Default and bounds of an integration's timeout, in milliseconds. */
 export const INTEGRATION_TIMEOUT_DEFAULT_MS = 10_000;
+/** Longest integration timeout accepted, in milliseconds. */
 export const INTEGRATION_TIMEOUT_MAX_MS = 30_000;
 
 const headerName = z
@@ -171,6 +185,7 @@ export const integrationHeaderSchema = z
   .object({ name: headerName, value: z.string().max(8192) })
   .meta({ id: 'IntegrationHeader' });
 
+/** An integration: the HTTP request an integration task sends (templates unresolved). */
 export const integrationAttributes = z
   .object({
     name: z.string(),
@@ -187,11 +202,14 @@ export const integrationAttributes = z
     updated_at: timestampSchema,
   })
   .meta({ id: 'IntegrationAttributes' });
+/** An integration as catalog returns it. */
 export const integrationDto = integrationAttributes.extend({ id: idSchema });
+/** An integration as catalog returns it. */
 export type IntegrationDto = z.infer<typeof integrationDto>;
 
 const statusList = z.array(z.number().int().min(100).max(599)).max(50);
 
+/** Fields accepted when creating an integration (defaults: POST, no headers, no body, 10 s, any 2xx). */
 export const integrationCreateAttributes = z
   .object({
     name: z.string().trim().min(1).max(200).meta({ example: 'Page the on-call engineer' }),
@@ -213,6 +231,7 @@ export const integrationCreateAttributes = z
     success_statuses: statusList.default([]),
   })
   .meta({ id: 'IntegrationCreateAttributes' });
+/** Fields accepted when updating an integration; omitted ones are kept. */
 export const integrationUpdateAttributes = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -235,6 +254,7 @@ export const integrationUpdateAttributes = z
  */
 export const executionOutcomeSchema = z.enum(['in_flight', 'succeeded', 'failed', 'interrupted']);
 
+/** One attempt to send an integration task’s request, secrets masked. */
 export const executionAttributes = z
   .object({
     attempt: z.number().int().meta({ description: '1-based attempt number within the job.' }),
@@ -253,12 +273,14 @@ export const executionAttributes = z
     finished_at: timestampSchema.nullable(),
   })
   .meta({ id: 'ExecutionAttributes' });
+/** An execution as catalog returns it. */
 export const executionDto = executionAttributes.extend({
   id: idSchema,
   task_id: idSchema,
   runbook_id: idSchema,
   integration_id: idSchema.nullable(),
 });
+/** An execution as catalog returns it. */
 export type ExecutionDto = z.infer<typeof executionDto>;
 
 // ── custom field definitions ─────────────────────────────────────────────────────────────────
@@ -268,6 +290,7 @@ export const customFieldTypeSchema = z.enum(['text', 'textarea', 'select', 'temp
 /** What a custom field may be set on. */
 export const customFieldAppliesToSchema = z.enum(['task', 'runbook', 'all']);
 
+/** A custom field definition. */
 export const customFieldAttributes = z
   .object({
     name: z.string(),
@@ -279,10 +302,13 @@ export const customFieldAttributes = z
     updated_at: timestampSchema,
   })
   .meta({ id: 'CustomFieldAttributes' });
+/** A custom field definition as catalog returns it. */
 export const customFieldDto = customFieldAttributes.extend({ id: idSchema });
+/** A custom field definition as catalog returns it. */
 export type CustomFieldDto = z.infer<typeof customFieldDto>;
 
 const optionList = z.array(z.string().trim().min(1).max(200)).max(200);
+/** Fields accepted when defining a custom field. */
 export const customFieldCreateAttributes = z
   .object({
     name: z.string().trim().min(1).max(100).meta({ example: 'Change ticket' }),
@@ -292,6 +318,7 @@ export const customFieldCreateAttributes = z
     options: optionList.default([]),
   })
   .meta({ id: 'CustomFieldCreateAttributes' });
+/** Fields accepted when changing a custom field (its type is fixed). */
 export const customFieldUpdateAttributes = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
@@ -326,4 +353,5 @@ export const parameterUsagesSchema = z
     truncated: z.boolean().meta({ description: 'True when a list was cut at its limit (500 entries).' }),
   })
   .meta({ id: 'ParameterUsages' });
+/** Where a system parameter is used. */
 export type ParameterUsages = z.infer<typeof parameterUsagesSchema>;

@@ -14,8 +14,11 @@ export const findRunbookById = (db: Db, id: number): Promise<RunbookRow | undefi
  * (`FOR UPDATE`) until the transaction ends, so concurrent changes to one runbook's task graph take
  * turns; SQLite serialises write transactions anyway.
  */
-export function lockRunbook(trx: Db, id: number): Promise<{ id: number; workspace_id: number } | undefined> {
-  const query = trx.selectFrom('runbooks').select(['id', 'workspace_id']).where('id', '=', id);
+export function lockRunbook(
+  trx: Db,
+  id: number,
+): Promise<{ id: number; workspace_id: number; stage: RunbookDto['stage'] } | undefined> {
+  const query = trx.selectFrom('runbooks').select(['id', 'workspace_id', 'stage']).where('id', '=', id);
   return (dialectOf(trx) === 'mysql' ? query.forUpdate() : query).executeTakeFirst();
 }
 
@@ -32,6 +35,8 @@ export async function deleteRunbook(db: Db, id: number): Promise<void> {
 
 export interface RunbookFilters {
   workspace_id?: number | undefined;
+  /** Only runbooks of these workspaces (the caller's visible ones). */
+  workspace_ids?: number[] | undefined;
   stage?: RunbookDto['stage'] | undefined;
   is_template?: boolean | undefined;
 }
@@ -51,6 +56,8 @@ export function listRunbooks(
 ) {
   let query = db.selectFrom('runbooks').selectAll();
   if (filters.workspace_id !== undefined) query = query.where('workspace_id', '=', filters.workspace_id);
+  // Id 0 is never a workspace: it keeps `in (…)` valid when no workspace is visible.
+  if (filters.workspace_ids !== undefined) query = query.where('workspace_id', 'in', [0, ...filters.workspace_ids]);
   if (filters.stage !== undefined) query = query.where('stage', '=', filters.stage);
   if (filters.is_template !== undefined) query = query.where('is_template', '=', filters.is_template ? 1 : 0);
   return paginate(

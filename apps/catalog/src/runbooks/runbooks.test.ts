@@ -45,6 +45,7 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
       stage: 'planning',
       run_type: null,
       is_template: false,
+      custom_field_values: [],
       created_at: '2026-11-21T12:00:00.000Z',
       updated_at: '2026-11-21T12:00:00.000Z',
     });

@@ -1,7 +1,7 @@
 /** The only code that touches the tasks and task_predecessors tables. */
 import type { TaskDto } from '@runbook/contracts';
 import { insertReturningId, type KeysetSort, type PageInput, paginate } from '@runbook/db';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database, NewTaskRow, TaskRow, TaskUpdate } from '../db/database.js';
 import type { PredecessorLink } from './task-graph.js';
 
@@ -10,27 +10,53 @@ type Db = Kysely<Database>;
 export const findTask = (db: Db, runbookId: number, id: number): Promise<TaskRow | undefined> =>
   db.selectFrom('tasks').selectAll().where('id', '=', id).where('runbook_id', '=', runbookId).executeTakeFirst();
 
-const byId: KeysetSort = { column: 'tasks.id', key: 'id', direction: 'asc', idColumn: 'tasks.id', idKey: 'id' };
+/** Filters of a runbook's task list. */
+export interface TaskFilters {
+  stage?: TaskDto['stage'] | undefined;
+  completion_type?: NonNullable<TaskDto['completion_type']> | undefined;
+  /** Case-insensitive substring of the name. */
+  search_term?: string | undefined;
+}
 
-/** One page of a runbook's tasks by id. @throws {InvalidCursorError} for a foreign `page.after`. */
+/** Columns a task list may be sorted by; the id breaks ties. */
+export type TaskSortField = 'id' | 'name' | 'created_at';
+
+/**
+ * One page of a runbook's tasks matching `filters`, keyset-paged on `(field, id)`.
+ * @throws {InvalidCursorError} for a foreign `page.after`.
+ */
 export function listTasks(
   db: Db,
   runbookId: number,
-  filters: { stage?: TaskDto['stage'] | undefined },
+  filters: TaskFilters,
+  sort: { field: TaskSortField; direction: 'asc' | 'desc' },
   page: PageInput,
 ) {
   let query = db.selectFrom('tasks').selectAll().where('runbook_id', '=', runbookId);
   if (filters.stage !== undefined) query = query.where('stage', '=', filters.stage);
-  return paginate(query, byId, page);
+  if (filters.completion_type !== undefined) query = query.where('completion_type', '=', filters.completion_type);
+  if (filters.search_term) {
+    // `!` escapes LIKE wildcards on both engines (a backslash would need dialect-specific quoting).
+    const pattern = `%${filters.search_term.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
+    query = query.where(sql<boolean>`lower(name) like ${pattern} escape '!'`);
+  }
+  const sortSpec: KeysetSort = {
+    column: `tasks.${sort.field}`,
+    key: sort.field,
+    direction: sort.direction,
+    idColumn: 'tasks.id',
+    idKey: 'id',
+  };
+  return paginate(query, sortSpec, page);
 }
 
-/** Predecessor links of the tasks `taskIds`, in one query, by task then predecessor. */
-export function findPredecessorLinks(db: Db, taskIds: number[]): Promise<PredecessorLink[]> {
+/** Predecessor links touching the tasks `taskIds` (as waiter or as predecessor), in one query. */
+export function findTaskLinks(db: Db, taskIds: number[]): Promise<PredecessorLink[]> {
   if (taskIds.length === 0) return Promise.resolve([]);
   return db
     .selectFrom('task_predecessors')
     .select(['task_id', 'predecessor_id'])
-    .where('task_id', 'in', taskIds)
+    .where((eb) => eb.or([eb('task_id', 'in', taskIds), eb('predecessor_id', 'in', taskIds)]))
     .orderBy('task_id')
     .orderBy('predecessor_id')
     .execute();

@@ -39,9 +39,17 @@ describe.each(await testDialects())('tasks on %s', (dialect) => {
       auto_finish: false,
       start_actual: null,
       end_actual: null,
+      start_planned: null,
+      end_planned: null,
+      custom_field_values: [],
+      execution_status: null,
+      last_error: null,
       created_at: '2026-11-21T12:00:00.000Z',
       updated_at: '2026-11-21T12:00:00.000Z',
       predecessor_ids: [],
+      successor_ids: [],
+      assignees: [],
+      integration_id: null,
     });
     const b = await manager.tasks.create({
       runbook_id: runbook,
@@ -56,7 +64,7 @@ describe.each(await testDialects())('tasks on %s', (dialect) => {
 
     const listed = await developer.tasks.list({ runbook_id: runbook, page: {} });
     expect(listed).toMatchObject({ total: 2, number: 1, next_cursor: null });
-    expect(listed.items).toEqual([a, b]);
+    expect(listed.items).toEqual([{ ...a, successor_ids: [b.id] }, b]);
     expect((await developer.tasks.list({ runbook_id: runbook, stage: 'complete', page: {} })).total).toBe(0);
 
     kit.clock.now += 1000;
@@ -149,7 +157,7 @@ describe.each(await testDialects())('tasks on %s', (dialect) => {
     expect(error.errors[0]?.source).toEqual({ pointer: '/data/relationships/predecessors' });
     for (const id of [a.id, d.id, b.id]) expect(error.message).toContain(id);
 
-    expect(await developer.tasks.get({ runbook_id: runbook, id: a.id })).toEqual(a);
+    expect(await developer.tasks.get({ runbook_id: runbook, id: a.id })).toEqual({ ...a, successor_ids: [b.id] });
     const linksAfter = await kit.deps.db
       .selectFrom('task_predecessors')
       .selectAll()

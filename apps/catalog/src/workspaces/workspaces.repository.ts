@@ -19,6 +19,18 @@ const byId: KeysetSort = {
   idKey: 'id',
 };
 
-/** Workspaces by id, one page. @throws {InvalidCursorError} for a foreign `page.after`. */
-export const listWorkspaces = (db: Db, page: PageInput) =>
-  paginate(db.selectFrom('workspaces').selectAll(), byId, page);
+/**
+ * Workspaces by id, one page; only those in `ids` when given.
+ * @throws {InvalidCursorError} for a foreign `page.after`.
+ */
+export const listWorkspaces = (db: Db, page: PageInput, ids?: number[]) =>
+  paginate(
+    ids
+      ? db
+          .selectFrom('workspaces')
+          .selectAll()
+          .where('id', 'in', [0, ...ids])
+      : db.selectFrom('workspaces').selectAll(),
+    byId,
+    page,
+  );

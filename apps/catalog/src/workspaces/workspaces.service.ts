@@ -24,9 +24,13 @@ export async function getWorkspace(deps: CatalogDeps, id: number): Promise<Works
   return toWorkspaceDto(row);
 }
 
-/** Workspaces by id. @throws {AppError} 400 `invalid_cursor`. */
-export async function listWorkspaces(deps: CatalogDeps, page: PageInput): Promise<Page<WorkspaceDto>> {
-  const result = await readPage(repo.listWorkspaces(deps.db, page));
+/** Workspaces by id; only those in `visible` unless it is `'all'`. @throws {AppError} 400 `invalid_cursor`. */
+export async function listWorkspaces(
+  deps: CatalogDeps,
+  page: PageInput,
+  visible: 'all' | number[] = 'all',
+): Promise<Page<WorkspaceDto>> {
+  const result = await readPage(repo.listWorkspaces(deps.db, page, visible === 'all' ? undefined : visible));
   return { ...result, items: result.items.map(toWorkspaceDto) };
 }
 

@@ -1,15 +1,24 @@
-/** REST `/core/runbooks` (reference API: List Runbooks, Get/Create/Update/Delete a Runbook). */
+/**
+ * REST `/core/runbooks` (reference API: List Runbooks, Get/Create/Update/Delete a Runbook, and the
+ * run lifecycle `PATCH /core/runbooks/{id}/start|pause|resume|cancel`), plus the stage-change log
+ * `GET /core/runbooks/{id}/events`.
+ */
 import {
+  customFieldValuesInput,
   idSchema,
   listDocument as listDocumentSchema,
   pageQueryShape,
-  type RunbookDto,
+  type RunbookDetailDto,
+  type RunEventDto,
   refSchema,
   resourceSchema,
-  runbookAttributes,
+  runbookActionMeta,
   runbookCreateAttributes,
+  runbookDetailAttributes,
   runbookStageSchema,
+  runbookStartMeta,
   runbookUpdateAttributes,
+  runEventAttributes,
   singleDocument,
   sortSchema,
   strictBody,
@@ -20,21 +29,55 @@ import { z } from 'zod';
 import { listDocument, one, pageRequestOf } from '../jsonapi.js';
 import { forwardingProcedure, router } from '../trpc.js';
 
+/** The `runbook` resource. */
 export const runbookResource = resourceSchema(
   'runbook',
-  runbookAttributes,
+  runbookDetailAttributes,
   z.object({ workspace: toOne('workspace') }),
 ).meta({ id: 'Runbook' });
 
-const toResource = ({ id, workspace_id, ...attributes }: RunbookDto) => ({
+const toResource = ({ id, workspace_id, ...attributes }: RunbookDetailDto) => ({
   id,
   type: 'runbook' as const,
   attributes,
   relationships: { workspace: one('workspace', workspace_id) },
 });
 
+/** A `runbook_event` resource: one recorded stage change. */
+export const runbookEventResource = resourceSchema(
+  'runbook_event',
+  runEventAttributes,
+  z.object({ runbook: toOne('runbook'), task: toOne('task') }),
+).meta({ id: 'RunbookEvent' });
+
+const toEventResource = ({ id, runbook_id, task_id, ...attributes }: RunEventDto) => ({
+  id,
+  type: 'runbook_event' as const,
+  attributes,
+  relationships: { runbook: one('runbook', runbook_id), task: one('task', task_id) },
+});
+
 const booleanQuery = z.enum(['true', 'false']).optional();
 
+const runbookCreateBody = runbookCreateAttributes
+  .extend({ custom_field_values: customFieldValuesInput.optional() })
+  .meta({ id: 'RunbookCreateDetailAttributes' });
+const runbookUpdateBody = runbookUpdateAttributes
+  .extend({ custom_field_values: customFieldValuesInput.optional() })
+  .meta({ id: 'RunbookUpdateDetailAttributes' });
+
+/** A run lifecycle action on `/core/runbooks/{id}/<action>`. */
+function lifecycle(action: 'pause' | 'resume' | 'cancel', summary: string) {
+  return forwardingProcedure
+    .meta({
+      role: 'workspace_manager',
+      openapi: { method: 'PATCH', path: `/core/runbooks/{id}/${action}`, tags: ['runbooks'], summary },
+    })
+    .input(z.object({ id: idSchema, meta: strictBody(runbookActionMeta).optional() }))
+    .output(singleDocument(runbookResource));
+}
+
+/** REST runbook procedures, run lifecycle and events. */
 export const runbooksRouter = router({
   /**
    * List Runbooks. Filters: `workspace_id`, `stage`, `is_template` (`true|false`); `sort` by
@@ -83,9 +126,10 @@ export const runbooksRouter = router({
     })),
 
   /**
-   * Create a Runbook: `{"data": {"type": "runbook", "attributes": {name, description?, is_template?},
-   * "relationships": {"workspace": {"data": {"id", "type": "workspace"}}}}}`.
-   * Role: workspace_manager (global or of that workspace). Errors: 422 (unknown workspace, invalid fields).
+   * Create a Runbook: `{"data": {"type": "runbook", "attributes": {name, description?, is_template?,
+   * custom_field_values?}, "relationships": {"workspace": {"data": {"id", "type": "workspace"}}}}}`.
+   * Role: workspace_manager (global or of that workspace). Errors: 422 (unknown workspace, invalid
+   * fields, custom field values: `unknown_custom_field`, `unknown_system_parameters`, …).
    */
   create: forwardingProcedure
     .meta({
@@ -95,9 +139,7 @@ export const runbooksRouter = router({
     })
     .input(
       z.object({
-        data: strictBody(
-          writeDocument('runbook', runbookCreateAttributes, z.object({ workspace: refSchema('workspace') })),
-        ),
+        data: strictBody(writeDocument('runbook', runbookCreateBody, z.object({ workspace: refSchema('workspace') }))),
       }),
     )
     .output(singleDocument(runbookResource))
@@ -110,13 +152,16 @@ export const runbooksRouter = router({
       return { data: toResource(dto) };
     }),
 
-  /** Update a Runbook's name or description. Role: workspace_manager. Errors: 404, 422. */
+  /**
+   * Update a Runbook's name, description or custom field values (an entry with `value: null` removes
+   * that field's value). Role: workspace_manager. Errors: 404, 422.
+   */
   update: forwardingProcedure
     .meta({
       role: 'workspace_manager',
       openapi: { method: 'PATCH', path: '/core/runbooks/{id}', tags: ['runbooks'], summary: 'Update a Runbook' },
     })
-    .input(z.object({ id: idSchema, data: strictBody(writeDocument('runbook', runbookUpdateAttributes)) }))
+    .input(z.object({ id: idSchema, data: strictBody(writeDocument('runbook', runbookUpdateBody)) }))
     .output(singleDocument(runbookResource))
     .mutation(async ({ ctx, input }) => ({
       data: toResource(
@@ -135,5 +180,78 @@ export const runbooksRouter = router({
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
       await ctx.deps.catalog.runbooks.delete.mutate(input, ctx.forward);
+    }),
+
+  /**
+   * Start a Runbook: `planning → active`. Body optional: `{"meta": {"run_type": "live" | "rehearsal"}}`
+   * (default live). Every task goes back to `not_startable`; root tasks become `startable` and
+   * auto-start ones start. Role: workspace_manager. Errors: 404; 422 `invalid_transition`.
+   */
+  start: forwardingProcedure
+    .meta({
+      role: 'workspace_manager',
+      openapi: { method: 'PATCH', path: '/core/runbooks/{id}/start', tags: ['runbooks'], summary: 'Start a Runbook' },
+    })
+    .input(z.object({ id: idSchema, meta: strictBody(runbookStartMeta).optional() }))
+    .output(singleDocument(runbookResource))
+    .mutation(async ({ ctx, input }) => ({
+      data: toResource(
+        await ctx.deps.catalog.runbooks.start.mutate(
+          { id: input.id, run_type: input.meta?.run_type ?? 'live' },
+          ctx.forward,
+        ),
+      ),
+    })),
+
+  /** Pause a Runbook: `active → paused`; nothing starts until resume. Optional `meta.message`. Errors: 404; 422 `invalid_transition`. */
+  pause: lifecycle('pause', 'Pause a Runbook').mutation(async ({ ctx, input }) => ({
+    data: toResource(
+      await ctx.deps.catalog.runbooks.pause.mutate({ id: input.id, ...(input.meta ?? {}) }, ctx.forward),
+    ),
+  })),
+
+  /** Resume a Runbook: `paused → active`; waiting auto starts and executions proceed. Optional `meta.message`. Errors: 404; 422. */
+  resume: lifecycle('resume', 'Resume a Runbook').mutation(async ({ ctx, input }) => ({
+    data: toResource(
+      await ctx.deps.catalog.runbooks.resume.mutate({ id: input.id, ...(input.meta ?? {}) }, ctx.forward),
+    ),
+  })),
+
+  /** Cancel a Runbook: `active | paused → canceled`; waiting executions are canceled. Optional `meta.message`. Errors: 404; 422. */
+  cancel: lifecycle('cancel', 'Cancel a Runbook').mutation(async ({ ctx, input }) => ({
+    data: toResource(
+      await ctx.deps.catalog.runbooks.cancel.mutate({ id: input.id, ...(input.meta ?? {}) }, ctx.forward),
+    ),
+  })),
+
+  /**
+   * List Runbook Events: every stage change of the runbook and its tasks (kind, from/to stage, who —
+   * `actor` user, service or `system` for automatic steps — and when), oldest first. Filter `task_id`;
+   * pagination as List Runbooks. Role: developer. Errors: 404.
+   */
+  events: forwardingProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/core/runbooks/{id}/events',
+        tags: ['runbooks'],
+        summary: 'List Runbook Events',
+      },
+    })
+    .input(z.object({ id: idSchema, task_id: idSchema.optional(), ...pageQueryShape }))
+    .output(listDocumentSchema(runbookEventResource))
+    .query(async ({ ctx, input }) => {
+      const page = await ctx.deps.catalog.runbooks.events.query(
+        { id: input.id, ...(input.task_id ? { task_id: input.task_id } : {}), page: pageRequestOf(input) },
+        ctx.forward,
+      );
+      return listDocument(
+        ctx.deps.publicUrl,
+        `/core/runbooks/${input.id}/events`,
+        { task_id: input.task_id },
+        input,
+        page,
+        toEventResource,
+      );
     }),
 });
