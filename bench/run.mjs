@@ -124,12 +124,15 @@ async function benchEngine(engine) {
   const serviceEnv = {};
   const mysqlUrls = {};
   if (engine === 'mysql') {
+    // Runs share one Redis: a unique prefix keeps another run's ciphertext and counters out of this one.
+    const prefix = `rbbench:${Date.now().toString(36)}:`;
     for (const service of ['identity', 'secrets', 'catalog']) {
       const db = await createEmptyMysqlDatabase();
       drops.push(db.drop);
       mysqlUrls[service] = db.url;
-      serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl };
+      serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl, SECRETS_CACHE_PREFIX: `${prefix}secrets:` };
     }
+    serviceEnv.gateway = { REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate-limit:` };
   }
   const ports = {
     gateway: await freePort(),
@@ -141,7 +144,7 @@ async function benchEngine(engine) {
     dataDir,
     ports,
     serviceEnv,
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000' },
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000000' },
     output: 'ignore',
   });
   const children = [];

@@ -13,5 +13,13 @@ export const gatewayEnvSchema = z.object({
   SECRETS_URL: serviceUrl,
   /** Largest request body in bytes (413 beyond). */
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(16_777_216).default(1_048_576),
+  /** Redis for rate-limit counters shared by every gateway replica; unset = in-process counters. */
+  REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  /** Requests per minute per user app token (0 = no limit). */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
+  /** Requests per minute per client IP for traffic without a token proven valid (0 = no limit). */
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Prefix of the rate-limit keys in Redis. */
+  RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('runbook:gateway:rate-limit:'),
 });
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;

@@ -1,4 +1,5 @@
 /** Gateway entry point: parse env, build service clients, serve. */
+import { createRedisClient } from '@runbook/cache';
 import { createCatalogClient } from '@runbook/catalog/client';
 import { parseEnv } from '@runbook/config';
 import { createIdentityClient } from '@runbook/identity/client';
@@ -17,6 +18,12 @@ const server = await createServer(
     secrets: createSecretsClient(env.SECRETS_URL, ''),
     publicUrl,
     logger,
+    rateLimit: {
+      perTokenPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      perIpPerMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      redis: env.REDIS_URL ? createRedisClient(env.REDIS_URL) : undefined,
+      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,
+    },
   },
   { bodyLimit: env.BODY_LIMIT_BYTES },
 );

@@ -15,7 +15,7 @@ describe('OpenAPI document', () => {
 
   it('publishes every gateway procedure that declares a REST route, under /core', () => {
     const procedures = Object.values(
-      gatewayRouter._def.procedures as Record<
+      gatewayRouter._def.procedures as unknown as Record<
         string,
         { _def: { meta?: { openapi?: { method: string; path: string } } } }
       >,

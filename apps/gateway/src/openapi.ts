@@ -1,11 +1,13 @@
 /**
  * The OpenAPI 3.1 document, generated from the gateway router by trpc-to-openapi. Error responses
- * are rewritten to the documented error document (`{"errors": [...]}`) that the gateway really sends.
+ * are rewritten to the documented error document (`{"errors": [...]}`) that the gateway really sends,
+ * and each operation carries `x-required-role`: the role (see `GET /core/role_types`) its caller needs.
  */
-import { errorDocumentSchema } from '@runbook/contracts';
+import { errorDocumentSchema, type ProcedureMeta } from '@runbook/contracts';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { CURRENT_API_VERSION } from './api-version.js';
+import { addRequestBodyExamples } from './openapi-examples.js';
 import { gatewayRouter } from './router.js';
 
 const ERROR_STATUSES: Record<string, string> = {
@@ -32,7 +34,14 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
     baseUrl,
     securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'A user app token (`rbt_…`).' } },
   });
-  const { $schema: _ignored, id: _id, ...errorSchema } = z.toJSONSchema(errorDocumentSchema) as Record<string, unknown>;
+  // The schema carries an id, so zod emits `{"$ref": "#/$defs/ErrorDocument", "$defs": …}`, a ref that
+  // does not resolve inside an OpenAPI document: publish the definition itself.
+  const errorJson = z.toJSONSchema(errorDocumentSchema) as { $defs?: Record<string, unknown> };
+  const {
+    $schema: _ignored,
+    id: _id,
+    ...errorSchema
+  } = (errorJson.$defs?.ErrorDocument ?? errorJson) as Record<string, unknown>;
   doc.components ??= {};
   doc.components.schemas = { ...doc.components.schemas, ErrorDocument: errorSchema as never };
   for (const item of Object.values(doc.paths ?? {})) {
@@ -49,5 +58,32 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       }
     }
   }
-  return doc;
+  // Every operation states the role it requires (procedure meta `role`, `developer` by default).
+  const procedures = gatewayRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta } }>;
+  for (const { _def } of Object.values(procedures)) {
+    const route = _def.meta?.openapi;
+    if (!route) continue;
+    const item = doc.paths?.[route.path] as Record<string, Record<string, unknown>> | undefined;
+    const operation = item?.[route.method.toLowerCase()];
+    if (operation) operation['x-required-role'] = _def.meta?.role ?? 'developer';
+  }
+  // The success response is documented under the status the gateway really sends (meta `status`:
+  // 201 for creates, 204 without a body for deletes), not trpc-to-openapi's fixed 200.
+  for (const { _def } of Object.values(procedures)) {
+    const route = _def.meta?.openapi;
+    const status = _def.meta?.status ?? 200;
+    if (!route || status === 200) continue;
+    const item = doc.paths?.[route.path] as Record<string, { responses?: Record<string, unknown> }> | undefined;
+    const operation = item?.[route.method.toLowerCase()];
+    const { '200': success, ...errors } = operation?.responses ?? {};
+    if (!operation || !success) continue;
+    operation.responses = {
+      [status]:
+        status === 204
+          ? { description: 'No content.' }
+          : { description: 'Created.', content: (success as { content?: unknown }).content },
+      ...errors,
+    };
+  }
+  return addRequestBodyExamples(doc);
 }

@@ -59,6 +59,15 @@ export async function registerRest<TRouter extends AnyRouter>(app: FastifyInstan
       reply.header('api-version', negotiated.version);
     });
 
+    // Actions like `PATCH …/tasks/{id}/start` take no body (reference API); the plugin answers a
+    // bodiless write without Content-Type with 415, so such a request is handed over as an empty JSON object.
+    rest.addHook('preValidation', async (req) => {
+      if (req.body === undefined && req.headers['content-type'] === undefined && req.method !== 'GET') {
+        req.headers['content-type'] = 'application/json';
+        req.body = {};
+      }
+    });
+
     rest.addHook('onSend', async (_req, reply, payload) => {
       if (reply.statusCode === 204) {
         reply.removeHeader('content-type');

@@ -2,9 +2,15 @@
  * The gateway router: published as REST under `/core/*` (trpc-to-openapi) and as tRPC at `/trpc`
  * for TypeScript apps (`@runbook/client`). Same procedures, same JSON bodies (no transformer).
  */
+import { actionLogsRouter } from './resources/action-logs.router.js';
+import { commentsRouter } from './resources/comments.router.js';
+import { customFieldsRouter } from './resources/custom-fields.router.js';
+import { integrationsRouter } from './resources/integrations.router.js';
 import { runbooksRouter } from './resources/runbooks.router.js';
 import { systemParametersRouter } from './resources/system-parameters.router.js';
 import { tasksRouter } from './resources/tasks.router.js';
+import { teamsRouter } from './resources/teams.router.js';
+import { usagesRouter } from './resources/usages.router.js';
 import { roleTypesRouter, userAppTokensRouter, usersRouter } from './resources/users.router.js';
 import { workspacesRouter } from './resources/workspaces.router.js';
 import { router } from './trpc.js';
@@ -17,6 +23,12 @@ export const gatewayRouter = router({
   users: usersRouter,
   userAppTokens: userAppTokensRouter,
   roleTypes: roleTypesRouter,
+  teams: teamsRouter,
+  actionLogs: actionLogsRouter,
+  integrations: integrationsRouter,
+  customFields: customFieldsRouter,
+  comments: commentsRouter,
+  systemParameterUsages: usagesRouter,
 });
 
 export type GatewayRouter = typeof gatewayRouter;

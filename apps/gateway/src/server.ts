@@ -1,7 +1,9 @@
 /** `createServer(deps)`: the gateway — REST `/core/*`, tRPC `/trpc`, `/openapi.json`, health. */
 import { createServiceServer, type ServiceServer } from '@runbook/rpc';
 import type { GatewayDeps } from './deps.js';
+import { registerDocs } from './docs.js';
 import { buildOpenApiDocument } from './openapi.js';
+import { registerRateLimit } from './rate-limit.js';
 import { registerRest } from './rest.js';
 import { gatewayRouter } from './router.js';
 import { createContext } from './trpc.js';
@@ -46,7 +48,9 @@ export function createServer(deps: GatewayDeps, options: GatewayOptions = {}): P
       return { identity, catalog, secrets };
     },
     configure: async (app) => {
+      await registerRateLimit(app, deps.rateLimit);
       app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openApiDocument));
+      await registerDocs(app);
       await registerRest(app, {
         router: gatewayRouter,
         createContext: context,

@@ -10,6 +10,8 @@ import type { GatewayDeps } from './deps.js';
 
 export interface Context extends BaseContext {
   deps: GatewayDeps;
+  /** The raw `If-Match` request header (conditional updates), or null when absent. */
+  ifMatch: string | null;
 }
 
 /** Context from plain values (tests use this). */
@@ -17,21 +19,23 @@ export function createContextInner(
   deps: GatewayDeps,
   credential: string | null,
   malformedAuthorization = false,
+  ifMatch: string | null = null,
 ): Context {
   return {
     deps,
     credential,
     malformedAuthorization,
+    ifMatch,
     authenticate: async () => {
       throw unauthorized('The gateway does not authenticate; services do.');
     },
   };
 }
 
-/** Context from an HTTP request: reads the Authorization header only. */
+/** Context from an HTTP request: reads the Authorization and If-Match headers only. */
 export const createContext = (deps: GatewayDeps) => (req: FastifyRequest) => {
   const { credential, malformedAuthorization } = credentialFromHeader(req.headers.authorization);
-  return createContextInner(deps, credential, malformedAuthorization);
+  return createContextInner(deps, credential, malformedAuthorization, req.headers['if-match'] ?? null);
 };
 
 const t = createServiceTRPC<Context>();
