@@ -231,6 +231,54 @@ async function benchEngine(engine) {
         results.runs.push({ scenario: s.name, connections, ...r });
       }
     }
+    // Authentication cost: the same request through a second gateway (no rate limiting, which keys
+    // on the token) and a catalog whose authentication is a constant principal, alternated with the
+    // real path so drift hits both alike.
+    const openCatalogPort = await freePort();
+    const openGatewayPort = await freePort();
+    const openCatalog = await startChild(join(here, 'servers/catalog-open.mjs'), {
+      PORT: String(openCatalogPort),
+      ...(engine === 'mysql'
+        ? { CATALOG_MYSQL_URL: mysqlUrls.catalog }
+        : { CATALOG_DB: join(dataDir, 'catalog.sqlite') }),
+    });
+    children.push(openCatalog);
+    const openGateway = await startChild(join(here, 'servers/gateway.mjs'), {
+      PORT: String(openGatewayPort),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      IDENTITY_URL: platform.urls.identity,
+      SECRETS_URL: platform.urls.secrets,
+      CATALOG_URL: `http://127.0.0.1:${openCatalogPort}`,
+      PUBLIC_URL: base,
+      RATE_LIMIT_PER_MINUTE: '0',
+      RATE_LIMIT_ANONYMOUS_PER_MINUTE: '0',
+    });
+    children.push(openGateway);
+    const authed = [];
+    const open = [];
+    for (let round = 0; round < 3; round++) {
+      authed.push((await measure({ url: `${base}${listPath}`, headers: auth, connections: 10, duration })).rps);
+      open.push(
+        (
+          await measure({
+            url: `http://127.0.0.1:${openGatewayPort}${listPath}`,
+            headers: auth,
+            connections: 10,
+            duration,
+          })
+        ).rps,
+      );
+    }
+    results.authentication = {
+      authenticated_rps: Math.round(mean(authed)),
+      unauthenticated_rps: Math.round(mean(open)),
+      ratio: round(mean(authed) / mean(open), 3),
+    };
+    log(
+      `authentication cost: ${results.authentication.authenticated_rps} vs ${results.authentication.unauthenticated_rps} req/s without (ratio ${results.authentication.ratio})`,
+    );
+
     const gatewayList = scenarios.find((s) => s.name === 'GET /core/runbooks');
     const directList = scenarios.find((s) => s.name === 'catalog runbooks.list over tRPC (no gateway)');
     const viaGateway = await sequentialLatency(gatewayList);
@@ -340,6 +388,7 @@ function printTable(result) {
   console.log(`\n## ${result.engine === 'mysql' ? 'MySQL + Redis' : 'embedded default (SQLite, in-process cache)'}`);
   console.table(rows);
   console.log('ratios:', JSON.stringify(result.ratios, null, 2));
+  if (result.authentication) console.log('authentication cost:', JSON.stringify(result.authentication));
   if (result.unloaded) console.log('unloaded, 1 connection:', JSON.stringify(result.unloaded));
   if (result.paging) console.log('paging:', JSON.stringify(result.paging));
 }
