@@ -76,6 +76,21 @@ export function validationError(issues: ZodLikeIssue[]): AppError {
   });
 }
 
+/**
+ * A keyset cursor this server did not produce (`InvalidCursorError` from `@runbook/db`'s
+ * `paginate`): the client's to fix, so a 400 pointing at the parameter — mapped here once for every
+ * list of every service.
+ */
+function invalidCursor(): AppError {
+  return new AppError(
+    400,
+    'invalid_cursor',
+    'page[after] is not a cursor from this list; follow links.next or start again from page 1.',
+    { source: { parameter: 'page[after]' } },
+  );
+}
+const isInvalidCursor = (e: unknown): boolean => e instanceof Error && e.name === 'InvalidCursorError';
+
 /** Network-level failure of a downstream service (refused, reset, timed out). */
 function isUnreachable(e: TRPCClientError<any>): boolean {
   return !e.shape && !e.data;
@@ -90,6 +105,7 @@ export function toTRPCError(error: TRPCError): TRPCError {
   let app: AppError | undefined;
   if (cause instanceof AppError) app = cause;
   else if (error.code === 'BAD_REQUEST' && isZodError(cause)) app = validationError(cause.issues);
+  else if (isInvalidCursor(cause)) app = invalidCursor();
   else if (cause instanceof TRPCClientError) {
     const errors = (cause.shape as { errors?: ErrorObject[] } | undefined)?.errors;
     if (errors && errors.length > 0) app = AppError.fromErrors(errors);

@@ -5,7 +5,6 @@ import { assertRunbookVisible } from '../access.js';
 import type { CommentRow } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
 import { actorOf } from '../orchestration/run.service.js';
-import { readPage } from '../paging.js';
 import { findRunbookById } from '../runbooks/runbooks.repository.js';
 import { findTask } from '../tasks/tasks.repository.js';
 import * as repo from './comments.repository.js';
@@ -43,7 +42,7 @@ export async function listComments(
   page: PageInput,
 ): Promise<Page<CommentDto>> {
   await assertSubject(deps, principal, runbookId, taskId);
-  const result = await readPage(repo.listComments(deps.db, runbookId, taskId, page));
+  const result = await repo.listComments(deps.db, runbookId, taskId, page);
   return { ...result, items: result.items.map(toCommentDto) };
 }
 

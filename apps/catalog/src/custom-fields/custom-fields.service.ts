@@ -17,7 +17,6 @@ import { isoOf, isUniqueViolation, type PageInput } from '@runbook/db';
 import type { z } from 'zod';
 import type { CustomFieldRow } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import { assertValidTemplates, mayReference, type PointedTemplate, referencedNames } from '../templates.js';
 import * as repo from './custom-fields.repository.js';
 
@@ -43,7 +42,7 @@ export async function getCustomField(deps: CatalogDeps, id: number): Promise<Cus
 
 /** A page of definitions by id. @throws {AppError} 400 `invalid_cursor`. */
 export async function listCustomFields(deps: CatalogDeps, page: PageInput): Promise<Page<CustomFieldDto>> {
-  const result = await readPage(repo.listCustomFields(deps.db, page));
+  const result = await repo.listCustomFields(deps.db, page);
   return { ...result, items: result.items.map(toCustomFieldDto) };
 }
 

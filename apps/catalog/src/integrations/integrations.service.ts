@@ -16,7 +16,6 @@ import { isoOf, isUniqueViolation, type PageInput } from '@runbook/db';
 import type { z } from 'zod';
 import type { IntegrationRow } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import { assertValidTemplates, type PointedTemplate, referencedNames } from '../templates.js';
 import { replaceIntegrationReferences } from '../usages/references.repository.js';
 import * as repo from './integrations.repository.js';
@@ -83,7 +82,7 @@ export async function getIntegration(deps: CatalogDeps, id: number): Promise<Int
 
 /** A page of integrations by id. @throws {AppError} 400 `invalid_cursor`. */
 export async function listIntegrations(deps: CatalogDeps, page: PageInput): Promise<Page<IntegrationDto>> {
-  const result = await readPage(repo.listIntegrations(deps.db, page));
+  const result = await repo.listIntegrations(deps.db, page);
   return { ...result, items: result.items.map(toIntegrationDto) };
 }
 

@@ -4,7 +4,6 @@ import { isoOf, type PageInput } from '@runbook/db';
 import { assertRunbookVisible } from '../access.js';
 import type { RunEventRow } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import { findRunbookById } from '../runbooks/runbooks.repository.js';
 import { listEvents } from './run.repository.js';
 
@@ -36,7 +35,7 @@ export async function listRunEvents(
   page: PageInput,
 ): Promise<Page<RunEventDto>> {
   await assertRunbookVisible(deps, principal, runbookId);
-  const result = await readPage(listEvents(deps.db, runbookId, taskId, page));
+  const result = await listEvents(deps.db, runbookId, taskId, page);
   if (result.items.length === 0 && !(await findRunbookById(deps.db, runbookId)))
     throw notFound('runbook', String(runbookId));
   return { ...result, items: result.items.map(toRunEventDto) };

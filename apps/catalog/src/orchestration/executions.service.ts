@@ -4,7 +4,6 @@ import { isoOf, msToIso, type PageInput } from '@runbook/db';
 import { assertRunbookVisible } from '../access.js';
 import type { TaskExecutionRow } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import { findTask } from '../tasks/tasks.repository.js';
 import * as repo from './executions.repository.js';
 
@@ -44,6 +43,6 @@ export async function listExecutions(
 ): Promise<Page<ExecutionDto>> {
   await assertRunbookVisible(deps, principal, runbookId);
   if (!(await findTask(deps.db, runbookId, taskId))) throw notFound('task', String(taskId));
-  const result = await readPage(repo.listExecutions(deps.db, taskId, page));
+  const result = await repo.listExecutions(deps.db, taskId, page);
   return { ...result, items: result.items.map(toExecutionDto) };
 }

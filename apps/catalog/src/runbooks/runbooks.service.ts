@@ -19,7 +19,6 @@ import {
 } from '../custom-fields/custom-fields.service.js';
 import type { RunbookRow, RunbookUpdate } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import { replaceFieldReferences } from '../usages/references.repository.js';
 import { findWorkspaceById } from '../workspaces/workspaces.repository.js';
 import * as repo from './runbooks.repository.js';
@@ -68,7 +67,7 @@ export async function listRunbooks(
   page: PageInput,
 ): Promise<Page<RunbookDetailDto>> {
   const sort = parseSort<repo.RunbookSortField>(input.sort, 'id');
-  const result = await readPage(repo.listRunbooks(deps.db, input, sort, page));
+  const result = await repo.listRunbooks(deps.db, input, sort, page);
   return { ...result, items: result.items.map(toRunbookDto) };
 }
 

@@ -29,7 +29,6 @@ import {
 import type { Database, TaskRow, TaskUpdate } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
 import { integrationExists } from '../integrations/integrations.repository.js';
-import { readPage } from '../paging.js';
 import { findRunbookById, lockRunbook } from '../runbooks/runbooks.repository.js';
 import { replaceFieldReferences } from '../usages/references.repository.js';
 import { findCycle } from './task-graph.js';
@@ -111,7 +110,7 @@ export async function listTasks(
   page: PageInput,
 ): Promise<Page<TaskDetailDto>> {
   const sort = parseSort<repo.TaskSortField>(filters.sort, 'id');
-  const result = await readPage(repo.listTasks(deps.db, runbookId, filters, sort, page));
+  const result = await repo.listTasks(deps.db, runbookId, filters, sort, page);
   // A task proves its runbook exists; only an empty page needs to ask.
   if (result.items.length === 0 && !(await findRunbookById(deps.db, runbookId)))
     throw notFound('runbook', String(runbookId));

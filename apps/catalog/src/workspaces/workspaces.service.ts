@@ -3,7 +3,6 @@ import { conflict, notFound, type Page, type WorkspaceDto } from '@runbook/contr
 import { isoOf, isUniqueViolation, type PageInput } from '@runbook/db';
 import type { WorkspaceRow } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import * as repo from './workspaces.repository.js';
 
 function toWorkspaceDto(row: WorkspaceRow): WorkspaceDto {
@@ -30,7 +29,7 @@ export async function listWorkspaces(
   page: PageInput,
   visible: 'all' | number[] = 'all',
 ): Promise<Page<WorkspaceDto>> {
-  const result = await readPage(repo.listWorkspaces(deps.db, page, visible === 'all' ? undefined : visible));
+  const result = await repo.listWorkspaces(deps.db, page, visible === 'all' ? undefined : visible);
   return { ...result, items: result.items.map(toWorkspaceDto) };
 }
 

@@ -9,7 +9,6 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../access.js';
 import type { ActionLogRow, Database } from '../db/database.js';
 import type { IdentityDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import * as repo from './action-logs.repository.js';
 
 /** One event to record. */
@@ -62,6 +61,6 @@ export async function listActionLogs(
   filters: repo.ActionLogFilters,
   page: PageInput,
 ): Promise<Page<ActionLogDto>> {
-  const result = await readPage(repo.listActionLogs(deps.db, filters, page));
+  const result = await repo.listActionLogs(deps.db, filters, page);
   return { ...result, items: result.items.map(toActionLogDto) };
 }

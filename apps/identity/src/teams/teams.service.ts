@@ -7,7 +7,6 @@ import { isoOf, isUniqueViolation, type PageInput } from '@runbook/db';
 import type { Kysely } from 'kysely';
 import type { Database, NewTeamRow, TeamRow } from '../db/database.js';
 import type { IdentityDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import { findActiveUserIds } from '../users/users.repository.js';
 import * as repo from './teams.repository.js';
 
@@ -44,7 +43,7 @@ export async function listTeams(
   filters: { member_id?: number | undefined },
   page: PageInput,
 ): Promise<Page<TeamDto>> {
-  const result = await readPage(repo.listTeams(deps.db, filters, page));
+  const result = await repo.listTeams(deps.db, filters, page);
   return { ...result, items: await withMembers(deps.db, result.items) };
 }
 

@@ -19,7 +19,6 @@ import { recordAction } from '../action-logs/action-logs.service.js';
 import { forgetAuthentications } from '../auth/authenticate.js';
 import type { Database, NewUserRow, UserRow } from '../db/database.js';
 import type { IdentityDeps } from '../deps.js';
-import { readPage } from '../paging.js';
 import { listUserAppTokens } from '../tokens/tokens.repository.js';
 import * as repo from './users.repository.js';
 
@@ -71,7 +70,7 @@ export async function listUsers(
   filters: { query?: string | undefined; archived?: boolean | undefined },
   page: PageInput,
 ): Promise<Page<UserDto>> {
-  const result = await readPage(repo.listUsers(deps.db, filters, page));
+  const result = await repo.listUsers(deps.db, filters, page);
   return { ...result, items: await withRoles(deps, result.items) };
 }
 

@@ -6,7 +6,6 @@
 import {
   AppError,
   type AuditEntryDto,
-  badRequest,
   conflict,
   notFound,
   type Page,
@@ -15,7 +14,7 @@ import {
   type SystemParameterDto,
   unprocessable,
 } from '@runbook/contracts';
-import { InvalidCursorError, isoOf, isUniqueViolation, type PageInput } from '@runbook/db';
+import { isoOf, isUniqueViolation, type PageInput } from '@runbook/db';
 import { decryptValue, encryptValue } from '../crypto/encryption.js';
 import type { SystemParameterAuditRow, SystemParameterRow } from '../db/database.js';
 import type { SecretsDeps } from '../deps.js';
@@ -74,16 +73,6 @@ function assertValueSize(value: string): void {
   }
 }
 
-/** Maps a cursor this server did not produce to 400. */
-async function withCursor<T>(page: Promise<T>): Promise<T> {
-  try {
-    return await page;
-  } catch (error) {
-    if (error instanceof InvalidCursorError) throw badRequest(error.message, { parameter: 'page[after]' });
-    throw error;
-  }
-}
-
 /** A numeric string is an id, anything else a system name. */
 async function findRow(deps: SecretsDeps, idOrName: string): Promise<SystemParameterRow> {
   const row = /^[1-9][0-9]{0,15}$/.test(idOrName)
@@ -111,7 +100,7 @@ export async function listParameters(
   filters: { name_prefix?: string | undefined },
   page: PageInput,
 ): Promise<Page<SystemParameterDto>> {
-  const result = await withCursor(repo.listParameters(deps.db, { namePrefix: filters.name_prefix }, page));
+  const result = await repo.listParameters(deps.db, { namePrefix: filters.name_prefix }, page);
   return { ...result, items: result.items.map((row) => toDto(deps, row)) };
 }
 
@@ -325,15 +314,13 @@ export async function listAuditEntries(
   filters: { parameter_id?: string | undefined; parameter_name?: string | undefined },
   page: PageInput,
 ): Promise<Page<AuditEntryDto>> {
-  const result = await withCursor(
-    repo.listAuditEntries(
-      deps.db,
-      {
-        parameterId: filters.parameter_id === undefined ? undefined : Number(filters.parameter_id),
-        parameterName: filters.parameter_name,
-      },
-      page,
-    ),
+  const result = await repo.listAuditEntries(
+    deps.db,
+    {
+      parameterId: filters.parameter_id === undefined ? undefined : Number(filters.parameter_id),
+      parameterName: filters.parameter_name,
+    },
+    page,
   );
   return { ...result, items: result.items.map(toAuditDto) };
 }
