@@ -1,6 +1,6 @@
 /** Catalog entry point: parse env, migrate, build dependencies, serve, run the job worker. */
 import { hostname } from 'node:os';
-import { createMemoryCache } from '@runbook/cache';
+import { createCache } from '@runbook/cache';
 import { parseEnv } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createCachedAuthenticator, createIdentityClient } from '@runbook/identity/client';
@@ -24,8 +24,9 @@ const identity = createIdentityClient(env.IDENTITY_URL, env.SERVICE_CREDENTIAL);
 let wakeWorker = () => {};
 const deps: CatalogDeps = {
   db,
-  // Principals are reused for identity's documented bound (1 s), so a revoked token stops working here within it.
-  authenticate: createCachedAuthenticator(identity, createMemoryCache({ prefix: 'catalog-auth:' })),
+  // Principals are reused for identity's documented bound (1 s), so a revoked token stops working here within it;
+  // with REDIS_URL they are shared by every replica and service (same key space as secrets').
+  authenticate: createCachedAuthenticator(identity, createCache(env.REDIS_URL, { prefix: 'runbook:auth:' })),
   directory: createIdentityDirectory(identity),
   logger,
   now: Date.now,

@@ -1,5 +1,5 @@
 /** Secrets service entry point: parse env, migrate (under Kysely's lock), build dependencies, serve. */
-import { createCache, createMemoryCache } from '@runbook/cache';
+import { createCache } from '@runbook/cache';
 import { parseEnv } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createCachedAuthenticator, createIdentityClient } from '@runbook/identity/client';
@@ -31,7 +31,8 @@ const deps: SecretsDeps = {
   keyring: await loadKeyring(env, (message) => logger.warn(message)),
   authenticate: createCachedAuthenticator(
     createIdentityClient(env.IDENTITY_URL, env.SERVICE_CREDENTIAL),
-    createMemoryCache({ prefix: 'auth:', maxEntries: 10_000 }),
+    // Shared by every replica and service when REDIS_URL is set (same key space as catalog's).
+    createCache(env.REDIS_URL, { prefix: 'runbook:auth:' }),
     env.AUTH_CACHE_TTL_MS,
   ),
   logger,
