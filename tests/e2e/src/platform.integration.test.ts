@@ -3,89 +3,26 @@
  * HTTP through the gateway's REST API (and its tRPC endpoint through @runbook/client). Runs on the
  * embedded default (SQLite, in-process caches) and on MySQL + Redis.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createRunbookClient } from '@runbook/client';
-import { createEmptyMysqlDatabase, testDialects } from '@runbook/db/testing';
+import { testDialects } from '@runbook/db/testing';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error — plain ESM script without type declarations
-import { startPlatform } from '../../../scripts/start-local.mjs';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Platform {
-  gatewayUrl: string;
-  adminToken: string;
-  stop(): Promise<void>;
-}
-
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { type ApiResponse, startTestPlatform, type TestPlatform } from './support/platform.js';
 
 describe.each(await testDialects())('platform end to end on %s', (dialect) => {
-  let platform: Platform;
-  let dataDir: string;
-  const drops: Array<() => Promise<void>> = [];
+  let platform: TestPlatform;
   let base: string;
   let token: string;
-
-  const api = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...headers,
-      },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-  };
+  let api: (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<ApiResponse>;
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'runbook-e2e-'));
-    const serviceEnv: Record<string, Record<string, string>> = {};
-    if (dialect === 'mysql') {
-      for (const service of ['identity', 'secrets', 'catalog']) {
-        const db = await createEmptyMysqlDatabase();
-        drops.push(db.drop);
-        serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl };
-      }
-    }
-    platform = await startPlatform({
-      dataDir,
-      ports: {
-        gateway: await freePort(),
-        identity: await freePort(),
-        secrets: await freePort(),
-        catalog: await freePort(),
-      },
-      serviceEnv,
-      env: { LOG_LEVEL: 'warn' },
-      output: process.env.E2E_LOGS ? 'inherit' : 'ignore',
-    });
-    base = platform.gatewayUrl;
+    platform = await startTestPlatform(dialect);
+    base = platform.base;
     token = platform.adminToken;
+    api = platform.as(token);
   });
 
-  afterAll(async () => {
-    await platform?.stop();
-    for (const drop of drops) await drop();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => platform?.stop());
 
   it('walks the README flow: workspace, runbook, tasks, list, get, system parameter, preview', async () => {
     const ws = await api('POST', '/core/workspaces', {

@@ -61,8 +61,8 @@ export interface ApiResponse {
 }
 
 /**
- * Calls `base + path` with a JSON body. `token` null sends no Authorization header; `headers` may
- * override it (e.g. a malformed one).
+ * Calls `base + path` with a JSON body (a string body is sent as it is, e.g. malformed JSON).
+ * `token` null sends no Authorization header; `headers` may override it (e.g. a malformed one).
  */
 export async function call(
   base: string,
@@ -79,7 +79,7 @@ export async function call(
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...headers,
     },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
