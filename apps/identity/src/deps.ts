@@ -3,6 +3,7 @@ import type { Cache } from '@runbook/cache';
 import type { Logger } from '@runbook/rpc';
 import type { Kysely } from 'kysely';
 import type { FailureCounter } from './auth/failure-counter.js';
+import type { SignInLimiter } from './auth/sign-in-limiter.js';
 import type { Database } from './db/database.js';
 
 export interface IdentityConfig {
@@ -16,6 +17,8 @@ export interface IdentityConfig {
   authFailureThreshold: number;
   /** Window (ms) in which repeated failures of one credential are counted. */
   authFailureWindowMs: number;
+  /** Lifetime of a web UI session (ms). */
+  webSessionTtlMs: number;
 }
 
 export interface IdentityDeps {
@@ -24,6 +27,8 @@ export interface IdentityDeps {
   authCache: Cache;
   /** Counts authentication failures per credential (see `config.authFailureThreshold`). */
   authFailures: FailureCounter;
+  /** Limits failed web sign-ins per email + client IP. */
+  signInLimiter: SignInLimiter;
   logger: Logger;
   config: IdentityConfig;
   now: () => number;
@@ -35,4 +40,5 @@ export const defaultIdentityConfig: IdentityConfig = {
   lastUsedWriteIntervalMs: 60_000,
   authFailureThreshold: 5,
   authFailureWindowMs: 60_000,
+  webSessionTtlMs: 12 * 3_600_000,
 };

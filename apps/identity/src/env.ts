@@ -13,6 +13,10 @@ export const identityEnvSchema = z.object({
   AUTH_FAILURE_THRESHOLD: z.coerce.number().int().min(1).max(10_000).default(5),
   /** Window, in seconds, in which repeated failures of one credential are counted. */
   AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** Lifetime of a web UI (settings) session, in hours. */
+  WEB_SESSION_TTL_HOURS: z.coerce.number().min(0.01).max(720).default(12),
+  /** Failed web sign-ins allowed per email + client IP per minute; more are answered 429. */
+  SIGN_IN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   /** First run: create an admin user with every role and write its token to `<DATA_DIR>/admin-token`. */
   BOOTSTRAP_ADMIN: z.enum(['0', '1']).default('0'),
   BOOTSTRAP_ADMIN_EMAIL: z.email().default('admin@runbook.local'),

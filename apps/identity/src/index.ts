@@ -5,6 +5,7 @@ import { parseEnv } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
 import { createFailureCounter } from './auth/failure-counter.js';
+import { createSignInLimiter } from './auth/sign-in-limiter.js';
 import { bootstrapAdmin, bootstrapServiceCredentials } from './bootstrap.js';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
@@ -23,6 +24,7 @@ const config = {
   tokenMaxLifetimeMs: env.TOKEN_MAX_LIFETIME_DAYS ? env.TOKEN_MAX_LIFETIME_DAYS * 86_400_000 : null,
   authFailureThreshold: env.AUTH_FAILURE_THRESHOLD,
   authFailureWindowMs: env.AUTH_FAILURE_WINDOW_SECONDS * 1000,
+  webSessionTtlMs: env.WEB_SESSION_TTL_HOURS * 3_600_000,
 };
 let lastCacheWarning = 0;
 const deps: IdentityDeps = {
@@ -37,6 +39,7 @@ const deps: IdentityDeps = {
     },
   }),
   authFailures: createFailureCounter({ threshold: config.authFailureThreshold, windowMs: config.authFailureWindowMs }),
+  signInLimiter: createSignInLimiter({ max: env.SIGN_IN_MAX_FAILURES, windowMs: 60_000 }),
   logger,
   now: Date.now,
   config,
@@ -47,10 +50,19 @@ if (env.BOOTSTRAP_SERVICE_CREDENTIALS) {
   await bootstrapServiceCredentials(deps, names, join(env.DATA_DIR, 'credentials'));
 }
 if (env.BOOTSTRAP_ADMIN === '1') {
-  const token = await bootstrapAdmin(deps, env.BOOTSTRAP_ADMIN_EMAIL, join(env.DATA_DIR, 'admin-token'));
+  const token = await bootstrapAdmin(
+    deps,
+    env.BOOTSTRAP_ADMIN_EMAIL,
+    join(env.DATA_DIR, 'admin-token'),
+    join(env.DATA_DIR, 'admin-password'),
+  );
   if (token)
     logger.info(
-      { email: env.BOOTSTRAP_ADMIN_EMAIL, token_file: join(env.DATA_DIR, 'admin-token') },
+      {
+        email: env.BOOTSTRAP_ADMIN_EMAIL,
+        token_file: join(env.DATA_DIR, 'admin-token'),
+        password_file: join(env.DATA_DIR, 'admin-password'),
+      },
       'created the admin user',
     );
 }

@@ -1,5 +1,6 @@
 /** Identity's router. Other services import only its type: `import type { IdentityRouter } from '@runbook/identity/router'`. */
 import { actionLogsRouter } from './action-logs/action-logs.router.js';
+import { sessionsRouter } from './sessions/sessions.router.js';
 import { teamsRouter } from './teams/teams.router.js';
 import { authRouter, userAppTokensRouter } from './tokens/tokens.router.js';
 import { router } from './trpc.js';
@@ -11,6 +12,7 @@ export const identityRouter = router({
   userAppTokens: userAppTokensRouter,
   teams: teamsRouter,
   actionLogs: actionLogsRouter,
+  sessions: sessionsRouter,
 });
 
 export type IdentityRouter = typeof identityRouter;

@@ -6,6 +6,7 @@ import { createTestDatabase } from '@runbook/db/testing';
 import { createLogger } from '@runbook/rpc';
 import { systemActor } from './access.js';
 import { createFailureCounter } from './auth/failure-counter.js';
+import { createSignInLimiter } from './auth/sign-in-limiter.js';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
 import { defaultIdentityConfig, type IdentityDeps } from './deps.js';
@@ -47,6 +48,7 @@ export async function createIdentityTestKit(dialect: Dialect): Promise<IdentityT
       threshold: config.authFailureThreshold,
       windowMs: config.authFailureWindowMs,
     }),
+    signInLimiter: createSignInLimiter({ max: 5, windowMs: 60_000 }),
     logger: createLogger('identity-test', 'silent'),
     config,
     now: () => clock.now,

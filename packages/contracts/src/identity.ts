@@ -84,6 +84,10 @@ export const actionLogEventSchema = z.enum([
   'user_app_token_created',
   'user_app_token_revoked',
   'authentication_failures',
+  'signed_in',
+  'signed_out',
+  'sign_in_failed',
+  'password_changed',
 ]);
 export type ActionLogEvent = z.infer<typeof actionLogEventSchema>;
 

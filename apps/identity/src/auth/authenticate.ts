@@ -4,15 +4,27 @@
  * dropped at once when this service revokes a token, archives a user or changes roles; callers in
  * other services cache for the same TTL, so a revocation takes effect everywhere within that bound.
  * Repeated failures of one credential are recorded in the audit trail (see {@link failure}).
+ * Web UI sessions (`rbw_…`, see sessions.service.ts) authenticate as their user.
  */
 import { type Principal, type RoleAssignment, unauthorized } from '@runbook/contracts';
 import { recordAction } from '../action-logs/action-logs.service.js';
 import type { IdentityDeps } from '../deps.js';
+import { findSessionForAuthentication } from '../sessions/sessions.repository.js';
 import { findServiceCredential, findTokenForAuthentication, touchUserAppToken } from '../tokens/tokens.repository.js';
 import { findRoleAssignments } from '../users/users.repository.js';
 import { credentialKind, hashCredential } from './credential-format.js';
 
 const CACHE_KEY = (hash: string) => `auth:${hash}`;
+
+async function rolesOf(deps: IdentityDeps, userId: number): Promise<RoleAssignment[]> {
+  const roles = await findRoleAssignments(deps.db, [userId]);
+  return roles.map(
+    (r): RoleAssignment => ({
+      role: r.role as RoleAssignment['role'],
+      workspace_id: Number(r.workspace_id) === 0 ? null : String(r.workspace_id),
+    }),
+  );
+}
 
 type FailureReason = 'unknown' | 'revoked' | 'expired' | 'user_archived';
 
@@ -83,6 +95,21 @@ export async function authenticate(deps: IdentityDeps, credential: string): Prom
     if (!row) throw await failure(deps, hash, 'unknown', null, now);
     if (row.revoked_at !== null) throw await failure(deps, hash, 'revoked', null, now);
     principal = { kind: 'service', service: row.service };
+  } else if (kind === 'session') {
+    // A web UI session (`rbw_…`): the user's principal, like a token of theirs.
+    const row = await findSessionForAuthentication(deps.db, hash);
+    if (!row) throw unauthorized('The session is not valid; sign in again.');
+    if (row.revoked_at !== null) throw unauthorized('The session has ended; sign in again.');
+    const expiresAt = Number(row.expires_at);
+    if (expiresAt <= now) throw unauthorized('The session has expired; sign in again.');
+    if (row.archived) throw unauthorized('The user of this session is archived.');
+    ttlMs = Math.min(ttlMs, expiresAt - now);
+    principal = {
+      kind: 'user',
+      user_id: String(row.user_id),
+      token_id: `session:${row.id}`,
+      roles: await rolesOf(deps, row.user_id),
+    };
   } else {
     const row = await findTokenForAuthentication(deps.db, hash);
     if (!row) throw await failure(deps, hash, 'unknown', null, now);
@@ -97,17 +124,11 @@ export async function authenticate(deps: IdentityDeps, credential: string): Prom
     if (row.archived) throw await failure(deps, hash, 'user_archived', token, now);
     // Never serve a cached principal past the token's expiry.
     ttlMs = Math.min(ttlMs, expiresAt - now);
-    const roles = await findRoleAssignments(deps.db, [row.user_id]);
     principal = {
       kind: 'user',
       user_id: String(row.user_id),
       token_id: String(row.id),
-      roles: roles.map(
-        (r): RoleAssignment => ({
-          role: r.role as RoleAssignment['role'],
-          workspace_id: Number(r.workspace_id) === 0 ? null : String(r.workspace_id),
-        }),
-      ),
+      roles: await rolesOf(deps, row.user_id),
     };
     // Written at most once per interval per token, and only on a cache miss: not a write per request.
     if (row.last_used_at === null || now - Number(row.last_used_at) >= deps.config.lastUsedWriteIntervalMs) {

@@ -4,6 +4,7 @@
  * scanner or this service can reject a mistyped or made-up credential without a database lookup.
  *   user app token:     rbt_<64 hex><8 hex>
  *   service credential: rbs_<64 hex><8 hex>
+ *   web session:        rbw_<64 hex><8 hex> (the settings UI's sign-in; sent by the gateway from its cookie)
  * Only the SHA-256 of a credential is stored.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -11,7 +12,11 @@ import { crc32 } from 'node:zlib';
 
 export const USER_TOKEN_PREFIX = 'rbt_';
 export const SERVICE_CREDENTIAL_PREFIX = 'rbs_';
-const BODY = /^(rbt_|rbs_)([0-9a-f]{64})([0-9a-f]{8})$/;
+export const WEB_SESSION_PREFIX = 'rbw_';
+const BODY = /^(rbt_|rbs_|rbw_)([0-9a-f]{64})([0-9a-f]{8})$/;
+
+/** What a credential is, by its prefix. */
+export type CredentialKind = 'user' | 'service' | 'session';
 
 function checksum(prefix: string, random: string): string {
   return crc32(prefix + random)
@@ -20,16 +25,19 @@ function checksum(prefix: string, random: string): string {
 }
 
 /** A new credential with `prefix`: 32 random bytes from the CSPRNG plus its checksum. */
-export function generateCredential(prefix: typeof USER_TOKEN_PREFIX | typeof SERVICE_CREDENTIAL_PREFIX): string {
+export function generateCredential(
+  prefix: typeof USER_TOKEN_PREFIX | typeof SERVICE_CREDENTIAL_PREFIX | typeof WEB_SESSION_PREFIX,
+): string {
   const random = randomBytes(32).toString('hex');
   return `${prefix}${random}${checksum(prefix, random)}`;
 }
 
 /** The kind of a well-formed credential with a valid checksum, or `null`. */
-export function credentialKind(credential: string): 'user' | 'service' | null {
+export function credentialKind(credential: string): CredentialKind | null {
   const m = BODY.exec(credential);
   if (!m?.[1] || !m[2] || m[3] !== checksum(m[1], m[2])) return null;
-  return m[1] === USER_TOKEN_PREFIX ? 'user' : 'service';
+  if (m[1] === USER_TOKEN_PREFIX) return 'user';
+  return m[1] === WEB_SESSION_PREFIX ? 'session' : 'service';
 }
 
 /** SHA-256 hex of a credential: what is stored and looked up. */

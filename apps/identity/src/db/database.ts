@@ -1,5 +1,5 @@
 /** Identity's database schema (Kysely). Timestamps are epoch milliseconds; booleans 0/1. */
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 export interface UserTable {
   id: Generated<number>;
@@ -9,6 +9,8 @@ export interface UserTable {
   archived: number;
   created_at: number;
   updated_at: number;
+  /** Argon2id PHC string, or null when the user has no password (cannot sign in to the web UI). */
+  password_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A role held by a user; `workspace_id` 0 means global. */
@@ -74,6 +76,16 @@ export interface ActionLogTable {
   created_at: number;
 }
 
+/** Web UI sessions (`rbw_…` credentials): only the SHA-256 is stored; sign-out sets `revoked_at`. */
+export interface WebSessionTable {
+  id: Generated<number>;
+  user_id: number;
+  session_hash: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
 export interface Database {
   users: UserTable;
   role_assignments: RoleAssignmentTable;
@@ -82,6 +94,7 @@ export interface Database {
   teams: TeamTable;
   team_members: TeamMemberTable;
   action_logs: ActionLogTable;
+  web_sessions: WebSessionTable;
 }
 
 export type UserRow = Selectable<UserTable>;

@@ -9,7 +9,9 @@ import {
   userUpdateAttributes,
 } from '@runbook/contracts';
 import { z } from 'zod';
-import { actorOf, assertCanUpdateUser } from '../access.js';
+import { actorOf, assertCanUpdateUser, assertSelfOrUserAdmin } from '../access.js';
+import { PASSWORD_MAX_LENGTH } from '../auth/passwords.js';
+import { setPassword } from '../sessions/sessions.service.js';
 import { authedProcedure, router } from '../trpc.js';
 import * as service from './users.service.js';
 
@@ -75,4 +77,26 @@ export const usersRouter = router({
     .input(z.object({ id: idSchema }))
     .output(z.void())
     .mutation(({ ctx, input }) => service.archiveUser(ctx.deps, actorOf(ctx.principal), Number(input.id))),
+
+  /**
+   * Sets a user's web sign-in password. Users set their own (giving `current_password` when they
+   * have one); a global_user_admin sets anyone's without it. Other web sessions of the user are
+   * revoked. Input `{id, password, current_password?}`. Errors: 403, 404, 422 `password_too_short`,
+   * `current_password_incorrect`.
+   */
+  setPassword: authedProcedure
+    .input(
+      z.object({
+        id: idSchema,
+        password: z.string().max(PASSWORD_MAX_LENGTH),
+        current_password: z.string().max(PASSWORD_MAX_LENGTH).optional(),
+      }),
+    )
+    .output(z.void())
+    .mutation(({ ctx, input }) => {
+      const userId = Number(input.id);
+      assertSelfOrUserAdmin(ctx.principal, userId);
+      const self = ctx.principal.kind === 'user' && ctx.principal.user_id === input.id;
+      return setPassword(ctx.deps, actorOf(ctx.principal), userId, input, self, ctx.credential);
+    }),
 });

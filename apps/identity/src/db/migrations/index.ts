@@ -12,6 +12,9 @@ import * as m009 from './20261201_009_action_logs.js';
 import * as m010 from './20261201_010_action_logs_user_index.js';
 import * as m011 from './20261201_011_action_logs_actor_index.js';
 import * as m012 from './20261201_012_action_logs_created_index.js';
+import * as m013 from './20261215_013_users_password_hash.js';
+import * as m014 from './20261215_014_web_sessions.js';
+import * as m015 from './20261215_015_web_sessions_user_index.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_001_users': m001,
@@ -26,4 +29,7 @@ export const migrations: Record<string, Migration> = {
   '20261201_010_action_logs_user_index': m010,
   '20261201_011_action_logs_actor_index': m011,
   '20261201_012_action_logs_created_index': m012,
+  '20261215_013_users_password_hash': m013,
+  '20261215_014_web_sessions': m014,
+  '20261215_015_web_sessions_user_index': m015,
 };
