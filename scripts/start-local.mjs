@@ -3,8 +3,8 @@
  * Starts the whole platform on the embedded default (SQLite files and in-process caches under the
  * data directory; no MySQL or Redis): identity, secrets, catalog, then the gateway, each as its own
  * process talking typed tRPC over loopback. On first run identity creates an admin user holding
- * every role and the services' credentials; the admin's user app token is printed once and written
- * to `<DATA_DIR>/admin-token`. A second run reuses the data.
+ * every role and the services' credentials; the admin's user app token and settings-UI password are
+ * printed once and written to `<DATA_DIR>/admin-token` and `<DATA_DIR>/admin-password`. A second run reuses the data.
  *
  * Environment: DATA_DIR (default `.data` at the repository root), HOST (default 127.0.0.1),
  * PORT (gateway, default 3000), IDENTITY_PORT/SECRETS_PORT/CATALOG_PORT (default 4001/4002/4003),
@@ -44,7 +44,7 @@ async function waitReady(url, child, name, timeoutMs = 30_000) {
  * @param {Partial<Record<'identity'|'secrets'|'catalog'|'gateway', string[]>>} [options.nodeArgs] extra node flags per service (e.g. `--cpu-prof`)
  * @param {'inherit'|'pipe'|'ignore'} [options.output] where child logs go (default: prefixed to this process's stdout)
  * @param {(service: string, text: string) => void} [options.onOutput] receives everything the children write (stdout and stderr, UTF-8, in chunks) instead of `output` — e.g. to capture logs in tests
- * @returns {Promise<{gatewayUrl:string, urls:Record<string,string>, adminToken:string, createdAdmin:boolean, children:Record<string,import('node:child_process').ChildProcess>, stop:()=>Promise<void>, restart:(name:string, signal?:NodeJS.Signals)=>Promise<void>}>}
+ * @returns {Promise<{gatewayUrl:string, urls:Record<string,string>, adminToken:string, adminEmail:string, adminPassword:string|null, createdAdmin:boolean, children:Record<string,import('node:child_process').ChildProcess>, stop:()=>Promise<void>, restart:(name:string, signal?:NodeJS.Signals)=>Promise<void>}>}
  */
 export async function startPlatform(options) {
   const host = options.host ?? '127.0.0.1';
@@ -130,10 +130,13 @@ export async function startPlatform(options) {
     CATALOG_URL: urls.catalog,
     PUBLIC_URL: urls.gateway,
   });
+  const passwordFile = join(dataDir, 'admin-password');
   return {
     gatewayUrl: urls.gateway,
     urls,
     adminToken: readFileSync(tokenFile, 'utf8').trim(),
+    adminEmail: process.env.BOOTSTRAP_ADMIN_EMAIL ?? options.env?.BOOTSTRAP_ADMIN_EMAIL ?? 'admin@runbook.local',
+    adminPassword: existsSync(passwordFile) ? readFileSync(passwordFile, 'utf8').trim() : null,
     createdAdmin: !hadAdmin,
     children,
     stop,
@@ -180,14 +183,22 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(`  REST API      ${platform.gatewayUrl}/core/runbooks`);
   console.log(`  OpenAPI       ${platform.gatewayUrl}/openapi.json`);
   console.log(`  API docs, Try ${platform.gatewayUrl}/docs`);
+  console.log(`  Settings UI   ${platform.gatewayUrl}/settings`);
   console.log(`  tRPC          ${platform.gatewayUrl}/trpc`);
   if (platform.createdAdmin) {
     console.log(
       `\n  Admin user app token (shown once; also saved to ${join(process.env.DATA_DIR ?? '.data', 'admin-token')}):\n`,
     );
     console.log(`    ${platform.adminToken}\n`);
+    console.log(
+      `  Settings sign-in (shown once; also saved to ${join(process.env.DATA_DIR ?? '.data', 'admin-password')}):\n`,
+    );
+    console.log(`    email ${platform.adminEmail}   password ${platform.adminPassword}\n`);
   } else {
     console.log(`\n  Admin token: see ${join(process.env.DATA_DIR ?? '.data', 'admin-token')}`);
+    console.log(
+      `  Admin sign-in: ${platform.adminEmail}, password in ${join(process.env.DATA_DIR ?? '.data', 'admin-password')}`,
+    );
   }
   console.log(`${line}\n`);
   let stopping = false;

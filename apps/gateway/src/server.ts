@@ -6,6 +6,8 @@ import { buildOpenApiDocument } from './openapi.js';
 import { registerRateLimit } from './rate-limit.js';
 import { registerRest } from './rest.js';
 import { gatewayRouter } from './router.js';
+import { registerSession } from './session.js';
+import { registerSettings } from './settings.js';
 import { createContext } from './trpc.js';
 
 export interface GatewayOptions {
@@ -48,9 +50,11 @@ export function createServer(deps: GatewayDeps, options: GatewayOptions = {}): P
       return { identity, catalog, secrets };
     },
     configure: async (app) => {
+      await registerSession(app, deps);
       await registerRateLimit(app, deps.rateLimit);
       app.get('/openapi.json', async (_req, reply) => reply.type('application/json').send(openApiDocument));
       await registerDocs(app);
+      await registerSettings(app);
       await registerRest(app, {
         router: gatewayRouter,
         createContext: context,

@@ -172,6 +172,18 @@ export const usersRouter = router({
     .mutation(async ({ ctx, input }) => {
       await ctx.deps.identity.users.archive.mutate(input, ctx.forward);
     }),
+
+  /**
+   * tRPC only (not REST): sets a user's web sign-in password. Users set their own with
+   * `current_password` (when they have one); a global_user_admin sets anyone's. Input
+   * `{id, password, current_password?}`. Errors: 403, 404, 422 `password_too_short`, `current_password_incorrect`.
+   */
+  setPassword: forwardingProcedure
+    .input(z.object({ id: idSchema, password: z.string().max(256), current_password: z.string().max(256).optional() }))
+    .output(z.void())
+    .mutation(async ({ ctx, input }) => {
+      await ctx.deps.identity.users.setPassword.mutate(input, ctx.forward);
+    }),
 });
 
 export const userAppTokensRouter = router({
