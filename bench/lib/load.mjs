@@ -52,7 +52,7 @@ export async function measure({
   headers = {},
   body,
   pids = {},
-  warmup = 1,
+  warmup = 3,
 }) {
   const options = { url, connections, method, headers, ...(body ? { body } : {}) };
   await autocannon({ ...options, duration: warmup });
