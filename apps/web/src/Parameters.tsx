@@ -3,7 +3,7 @@
  * panel (display name, value — secret values are never shown, only replaced — delete, where used,
  * version history). Without `integrations_admin` everything is read-only.
  */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { api, errorMessage, formatTime } from './api';
 
@@ -323,10 +323,16 @@ function EditPanel({ id, canEdit, onClose }: { id: string; canEdit: boolean; onC
 export function Parameters({ canEdit }: { canEdit: boolean }) {
   const [creating, setCreating] = useState(false);
   const [selected, setSelected] = useState<string | null>(null);
-  const list = useQuery({
+  // Every parameter, 100 at a time: each further page follows the keyset cursor of `links.next`.
+  const list = useInfiniteQuery({
     queryKey: ['parameters'],
-    queryFn: () => api.systemParameters.list.query({ 'page[size]': 100 }),
+    queryFn: ({ pageParam }) =>
+      api.systemParameters.list.query({ 'page[size]': 100, ...(pageParam ? { 'page[after]': pageParam } : {}) }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) =>
+      last.links.next ? (new URL(last.links.next).searchParams.get('page[after]') ?? undefined) : undefined,
   });
+  const rows = list.data?.pages.flatMap((page) => page.data) ?? [];
   return (
     <main className={selected ? 'split' : ''}>
       <section className="card list">
@@ -348,8 +354,8 @@ export function Parameters({ canEdit }: { canEdit: boolean }) {
             {errorMessage(list.error)}
           </p>
         ) : null}
-        {list.data && list.data.data.length === 0 ? <p className="muted">No parameters yet.</p> : null}
-        {list.data && list.data.data.length > 0 ? (
+        {list.data && rows.length === 0 ? <p className="muted">No parameters yet.</p> : null}
+        {rows.length > 0 ? (
           <div className="table-wrap">
             <table>
               <thead>
@@ -361,7 +367,7 @@ export function Parameters({ canEdit }: { canEdit: boolean }) {
                 </tr>
               </thead>
               <tbody>
-                {list.data.data.map((p) => (
+                {rows.map((p) => (
                   <tr
                     key={p.id}
                     data-name={p.attributes.name}
@@ -387,6 +393,13 @@ export function Parameters({ canEdit }: { canEdit: boolean }) {
                 ))}
               </tbody>
             </table>
+            {list.hasNextPage ? (
+              <button type="button" disabled={list.isFetchingNextPage} onClick={() => list.fetchNextPage()}>
+                {list.isFetchingNextPage
+                  ? 'Loading…'
+                  : `Show more (${rows.length} of ${list.data?.pages[0]?.meta.page.total ?? '?'})`}
+              </button>
+            ) : null}
           </div>
         ) : null}
       </section>

@@ -273,6 +273,39 @@ describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
     expect(viaToken.status).toBe(200);
   });
 
+  it('lists every parameter, following links.next 100 at a time', async () => {
+    const admin = { authorization: `Bearer ${platform.adminToken}`, 'content-type': 'application/json' };
+    for (let batch = 0; batch < 11; batch++) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          fetch(`${base}/core/system_parameters`, {
+            method: 'POST',
+            headers: admin,
+            body: JSON.stringify({
+              data: {
+                type: 'system_parameter',
+                attributes: { name: `bulk_${batch * 10 + i}`, value: 'x', secret: false },
+              },
+            }),
+          }).then((res) => expect(res.status).toBe(201)),
+        ),
+      );
+    }
+    const total = (
+      (await (await fetch(`${base}/core/system_parameters?page[size]=1`, { headers: admin })).json()) as {
+        meta: { page: { total: number } };
+      }
+    ).meta.page.total;
+    expect(total).toBeGreaterThan(100);
+    await page.goto(`${base}/settings/parameters`);
+    const rows = page.locator('tr[data-name]');
+    await page.locator('tr[data-name="bulk_0"]').waitFor();
+    expect(await rows.count()).toBe(100);
+    await page.getByRole('button', { name: /Show more/ }).click();
+    await expect.poll(() => rows.count()).toBe(total);
+    expect(await page.getByRole('button', { name: /Show more/ }).count()).toBe(0);
+  });
+
   it('creates a user app token shown once, which works with fetch until revoked (then 401 within ~1.1 s)', async () => {
     await page.locator('nav a', { hasText: 'User App Tokens' }).click();
     await page.locator('h1', { hasText: 'User App Tokens' }).waitFor();
