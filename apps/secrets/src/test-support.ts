@@ -8,12 +8,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Cache, createMemoryCache, createRedisCache } from '@runbook/cache';
+import { redisCommands } from '@runbook/cache/testing';
 import { AppError, type Principal, unauthorized } from '@runbook/contracts';
 import type { Dialect } from '@runbook/db';
 import { createTestDatabase } from '@runbook/db/testing';
 import { createLogger } from '@runbook/rpc';
 import { TRPCError } from '@trpc/server';
-import { Redis } from 'ioredis';
 import type { Keyring } from './crypto/encryption.js';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
@@ -87,35 +87,6 @@ export type CacheKind = 'memory' | 'redis';
 
 /** The Redis used by tests. */
 export const redisTestUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-type Reply = string | number | null | Error | Reply[];
-
-/**
- * Sends `commands` to the Redis at `url` over one ioredis connection and resolves their replies in
- * order (a command Redis refuses resolves as its `Error`).
- * @throws {Error} when Redis cannot be reached within 2 s.
- */
-export async function redisCommands(url: string, commands: string[][]): Promise<Reply[]> {
-  const client = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 2000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  client.on('error', () => {
-    /* surfaced by connect() or the command */
-  });
-  try {
-    await client.connect();
-    const replies: Reply[] = [];
-    for (const [command, ...args] of commands) {
-      replies.push((await client.call(command as string, ...args).catch((error: Error) => error)) as Reply);
-    }
-    return replies;
-  } finally {
-    client.disconnect();
-  }
-}
 
 /** Every `[key, value]` stored in Redis under `prefix`. */
 export async function redisEntries(prefix: string): Promise<Array<[string, string | null]>> {
@@ -241,3 +212,5 @@ export async function createSecretsTestKit(
     },
   };
 }
+
+export { redisCommands };

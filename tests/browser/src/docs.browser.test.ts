@@ -1,47 +1,16 @@
-/**
- * The API reference with Try at `/docs`, in a real browser (Debian's chromium driven by
- * playwright-core; nothing is downloaded) against the real platform on the embedded default: the
- * page loads only from the instance, warns that calls act on real data, and a developer can
- * authorize with a user app token, Try "List Runbooks", "Get a Task" and "Create a Workspace" (with
- * the pre-filled example body), reading the status, the body and the cURL command.
- *
- * Screenshots of each screen go to `test-artifacts/browser/` (not committed). Without chromium at
- * `CHROMIUM_PATH` (default `/usr/bin/chromium`) the suite is skipped, and when `CI` is set a test
- * naming the missing browser fails.
- */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error — plain ESM script without type declarations
-import { startPlatform } from '../../../scripts/start-local.mjs';
+import {
+  artifacts,
+  chromiumFound,
+  chromiumPath,
+  launchChromium,
+  type Platform,
+  startBrowserPlatform,
+} from './support.js';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumFound = existsSync(chromiumPath);
 const inCi = ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
-const artifacts = fileURLToPath(new URL('../../../test-artifacts/browser/', import.meta.url));
-
-interface Platform {
-  gatewayUrl: string;
-  adminToken: string;
-  stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 // In CI a missing browser is a failure (counted as a failed test), never a silent skip.
 describe.runIf(inCi)('the browser for these tests', () => {
@@ -56,7 +25,7 @@ describe.runIf(inCi)('the browser for these tests', () => {
 
 describe.skipIf(!chromiumFound)('API reference with Try at /docs (chromium)', () => {
   let platform: Platform | undefined;
-  let dataDir: string | undefined;
+  let stopPlatform: (() => Promise<void>) | undefined;
   let browser: Browser | undefined;
   let page: Page;
   let base: string;
@@ -102,19 +71,7 @@ describe.skipIf(!chromiumFound)('API reference with Try at /docs (chromium)', ()
   };
 
   beforeAll(async () => {
-    await mkdir(artifacts, { recursive: true });
-    dataDir = await mkdtemp(join(tmpdir(), 'runbook-browser-'));
-    platform = (await startPlatform({
-      dataDir,
-      ports: {
-        gateway: await freePort(),
-        identity: await freePort(),
-        secrets: await freePort(),
-        catalog: await freePort(),
-      },
-      env: { LOG_LEVEL: 'warn' },
-      output: process.env.E2E_LOGS ? 'inherit' : 'ignore',
-    })) as Platform;
+    ({ platform, stop: stopPlatform } = await startBrowserPlatform('browser'));
     base = platform.gatewayUrl;
 
     seeded.workspaceId = await api('POST', '/core/workspaces', {
@@ -131,19 +88,7 @@ describe.skipIf(!chromiumFound)('API reference with Try at /docs (chromium)', ()
       data: { type: 'task', attributes: { name: 'Stop writes', duration: 60 } },
     });
 
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-      timeout: 20_000,
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(10_000);
     page.on('request', (request) => requested.push(request.url()));
@@ -155,8 +100,7 @@ describe.skipIf(!chromiumFound)('API reference with Try at /docs (chromium)', ()
 
   afterAll(async () => {
     await browser?.close();
-    await platform?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await stopPlatform?.();
   });
 
   it('loads from the instance alone, with the live-data warning, and no CSP or script errors', async () => {

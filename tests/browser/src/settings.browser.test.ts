@@ -1,49 +1,11 @@
-/**
- * The settings UI at `/settings`, in a real browser (Debian's chromium driven by playwright-core)
- * against the real platform on the embedded default: sign-in with the first-run admin's password;
- * System Parameters created, edited and deleted through the modal and the panel, a secret value
- * never reaching the DOM or any response; a user app token created, used with fetch, revoked and
- * refused within ~1 s; a user without integrations_admin sees the list read-only; CSRF protection
- * of cookie-authenticated writes; sign-out. Screenshots go to `test-artifacts/browser/settings-*`.
- */
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// @ts-expect-error — plain ESM script without type declarations
-import { startPlatform } from '../../../scripts/start-local.mjs';
-
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumFound = existsSync(chromiumPath);
-const artifacts = fileURLToPath(new URL('../../../test-artifacts/browser/', import.meta.url));
-
-interface Platform {
-  gatewayUrl: string;
-  adminToken: string;
-  adminEmail: string;
-  adminPassword: string;
-  stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { artifacts, chromiumFound, launchChromium, type Platform, startBrowserPlatform } from './support.js';
 
 describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
   let platform: Platform;
-  let dataDir: string | undefined;
+  let stopPlatform: (() => Promise<void>) | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext;
   let page: Page;
@@ -80,40 +42,15 @@ describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
   };
 
   beforeAll(async () => {
-    await mkdir(artifacts, { recursive: true });
-    dataDir = await mkdtemp(join(tmpdir(), 'runbook-settings-'));
-    platform = (await startPlatform({
-      dataDir,
-      ports: {
-        gateway: await freePort(),
-        identity: await freePort(),
-        secrets: await freePort(),
-        catalog: await freePort(),
-      },
-      env: { LOG_LEVEL: 'warn' },
-      output: process.env.E2E_LOGS ? 'inherit' : 'ignore',
-    })) as Platform;
+    ({ platform, stop: stopPlatform } = await startBrowserPlatform('settings'));
     base = platform.gatewayUrl;
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-      timeout: 20_000,
-    });
+    browser = await launchChromium();
     ({ ctx: context, p: page } = await newPage());
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await platform?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await stopPlatform?.();
   });
 
   it('serves the app with a self-only CSP and falls back to index.html for client routes', async () => {
