@@ -7,25 +7,13 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, type ServerResponse } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEmptyMysqlDatabase, testDialects } from '@runbook/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error — plain ESM script without type declarations
 import { startPlatform } from '../../../scripts/start-local.mjs';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort } from './support/platform.js';
 
 interface Platform {
   gatewayUrl: string;

@@ -20,7 +20,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDb, type Dialect, sql } from '@runbook/db';
@@ -28,19 +27,8 @@ import { createEmptyMysqlDatabase, testDialects } from '@runbook/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error — plain ESM script without type declarations
 import { startPlatform } from '../../../scripts/start-local.mjs';
+import { freePort } from './support/platform.js';
 import { redisAnswers, redisDeletePrefix, redisDump } from './support/redis.js';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Platform {
   gatewayUrl: string;
