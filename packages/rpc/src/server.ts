@@ -1,13 +1,13 @@
 /**
- * `createServer` for every service: Fastify with `/healthz`, `/readyz`, tRPC at `/trpc`, body limit
+ * `createServer` for every service: Fastify with `/healthz`, `/readyz`, tRPC at `/trpc` ({@link registerTRPC}), body limit
  * and graceful shutdown. Fastify is used because it was measured faster than tRPC's standalone
  * adapter here and brings body limits, rate limiting and static files as maintained plugins.
  */
 import type { AnyRouter } from '@trpc/server';
-import { type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
+import { registerTRPC } from './trpc-http.js';
 
 /** Options for {@link createServiceServer}. */
 export interface ServiceServerOptions<TRouter extends AnyRouter> {
@@ -82,17 +82,14 @@ export async function createServiceServer<TRouter extends AnyRouter>(
     });
   });
 
-  await app.register(fastifyTRPCPlugin, {
-    prefix: '/trpc',
-    trpcOptions: {
-      router: options.router,
-      createContext: ({ req }: { req: FastifyRequest }) => options.createContext(req),
-      onError({ error, path }: { error: { code: string; cause?: unknown; message: string }; path?: string }) {
-        if (error.code === 'INTERNAL_SERVER_ERROR') {
-          options.logger.error({ path, err: error.cause ?? error }, 'unexpected error');
-        }
-      },
-    } as FastifyTRPCPluginOptions<TRouter>['trpcOptions'],
+  await registerTRPC(app, '/trpc', {
+    router: options.router,
+    createContext: options.createContext,
+    onError({ error, path }) {
+      if (error.code === 'INTERNAL_SERVER_ERROR') {
+        options.logger.error({ path, err: error.cause ?? error }, 'unexpected error');
+      }
+    },
   });
 
   if (options.configure) await options.configure(app);

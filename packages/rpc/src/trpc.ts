@@ -55,7 +55,8 @@ export function createServiceTRPC<Ctx extends BaseContext>() {
       isDev: false,
       errorFormatter({ shape, error }) {
         return {
-          message: shape.message,
+          // An unexpected error's own message (a driver error, say) stays in the service's log.
+          message: error.code === 'INTERNAL_SERVER_ERROR' ? 'An unexpected error occurred.' : shape.message,
           code: shape.code,
           data: { code: shape.data.code, httpStatus: shape.data.httpStatus, path: shape.data.path },
           errors: errorObjectsFor(error),
