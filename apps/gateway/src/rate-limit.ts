@@ -36,9 +36,17 @@ const UNLIMITED_PATHS = new Set(['/healthz', '/readyz']);
 /** Tokens remembered as proven valid, at most (oldest forgotten first: they fall back to their IP's bucket once). */
 const KNOWN_TOKENS_MAX = 100_000;
 
+const tokenHashes = new WeakMap<FastifyRequest, string | null>();
+
+/** SHA-256 (base64url) of the request's bearer credential, or null; computed once per request. */
 const tokenHash = (req: FastifyRequest): string | null => {
-  const { credential } = credentialFromHeader(req.headers.authorization);
-  return credential ? createHash('sha256').update(credential).digest('base64url') : null;
+  let hash = tokenHashes.get(req);
+  if (hash === undefined) {
+    const { credential } = credentialFromHeader(req.headers.authorization);
+    hash = credential ? createHash('sha256').update(credential).digest('base64url') : null;
+    tokenHashes.set(req, hash);
+  }
+  return hash;
 };
 
 /**
