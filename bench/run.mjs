@@ -3,7 +3,7 @@
  * `pnpm bench`: every benchmark in one bounded run (loopback only), with baselines measured in the
  * same run so the printed ratios hold on a noisy, shared machine. Results go to bench/results/*.json.
  *
- *   node bench/run.mjs [--quick] [--engines sqlite,mysql] [--duration 5] [--soak]
+ *   node bench/run.mjs [--quick] [--engines sqlite,mysql] [--duration 5] [--soak [--soak-total 1000000]]
  *
  * Request path (per engine: the embedded default, and MySQL + Redis), at 10 and 64 connections:
  *   bare node:http (same bytes) · one Fastify app (same auth cache + SQL) · the platform's
@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     engines: { type: 'string', default: 'sqlite,mysql' },
     duration: { type: 'string' },
     soak: { type: 'boolean', default: false },
+    'soak-total': { type: 'string', default: '1000000' },
     'skip-extra': { type: 'boolean', default: false },
   },
 });
@@ -330,20 +331,34 @@ async function benchEngine(engine) {
     );
 
     if (args.soak) {
-      const soakUrl = `${base}${listPath}`;
+      // Each connection cycles through reads that reach every service: a list (gateway, catalog),
+      // Get a Task, and a masked preview (secrets); identity answers the authentication lookups.
+      const soakRequests = [
+        { method: 'GET', path: listPath, headers: auth },
+        { method: 'GET', path: `/core/runbooks/${data.runbookId}/tasks/${data.taskId}`, headers: auth },
+        {
+          method: 'POST',
+          path: '/core/system_parameters/preview',
+          headers: { ...auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ data: { template: data.template, context: 'json' } }),
+        },
+      ];
       const soak = async (amount) => {
         const { default: autocannon } = await import('autocannon');
-        await autocannon({ url: soakUrl, headers: auth, connections: 64, amount });
+        const result = await autocannon({ url: base, requests: soakRequests, connections: 64, amount });
+        if (result.non2xx || result.errors) throw new Error(`soak: ${result.non2xx} non-2xx, ${result.errors} errors`);
       };
-      await soak(100_000);
+      const total = Number(args['soak-total']);
+      await soak(total / 10);
       results.rss.after_100k = await rss(pids);
-      await soak(900_000);
+      await soak(total - total / 10);
       results.rss.after_1m = await rss(pids);
+      results.rss.requests = { first: total / 10, total };
       results.rss.growth = Object.fromEntries(
         Object.keys(pids).map((n) => [n, round(results.rss.after_1m[n] / results.rss.after_100k[n], 3)]),
       );
       log(
-        `RSS after 100k: ${JSON.stringify(results.rss.after_100k)}; after 1M: ${JSON.stringify(results.rss.after_1m)}`,
+        `RSS after ${total / 10} requests: ${JSON.stringify(results.rss.after_100k)}; after ${total}: ${JSON.stringify(results.rss.after_1m)}`,
       );
     }
   } finally {
