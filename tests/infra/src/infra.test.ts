@@ -95,4 +95,27 @@ describe('Dockerfile', () => {
       for (const source of sources) expect(existsSync(join(root, source)), source).toBe(true);
     }
   });
+
+  it('copies every dependency patch before `pnpm install` (a missing patch file fails the install)', () => {
+    const workspace = parse(readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8')) as {
+      patchedDependencies?: Record<string, string>;
+    };
+    const copied = dockerfile
+      .slice(0, dockerfile.indexOf('pnpm install'))
+      .split('\n')
+      .filter((l) => l.startsWith('COPY ') && !l.includes('--from'))
+      .flatMap((l) =>
+        l
+          .replace(/^COPY /, '')
+          .split(/\s+/)
+          .slice(0, -1),
+      );
+    for (const file of Object.values(workspace.patchedDependencies ?? {})) {
+      expect(existsSync(join(root, file)), file).toBe(true);
+      expect(
+        copied.some((source) => file === source || file.startsWith(`${source.replace(/\/$/, '')}/`)),
+        file,
+      ).toBe(true);
+    }
+  });
 });
