@@ -4,6 +4,7 @@ import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { createServiceClient } from './client.js';
 import { type BaseContext, createServiceTRPC, credentialFromHeader } from './trpc.js';
 import { registerTRPC } from './trpc-http.js';
 
@@ -137,5 +138,19 @@ describe('registerTRPC (direct path for single calls, tRPC handler for the rest)
       expect((error as TRPCClientError<typeof appRouter>).data?.httpStatus).toBe(404);
       expect((error as TRPCClientError<typeof appRouter>).shape?.errors[0]).toMatchObject({ code: 'not_found' });
     }
+  });
+
+  it('answers a service client call without aborting anything (patches/@trpc__server@11.25.2.patch)', async () => {
+    const client = createServiceClient<typeof appRouter>(directUrl.replace(/\/trpc$/, ''), 'good');
+    const abort = vi.spyOn(AbortController.prototype, 'abort');
+    let aborts: number;
+    try {
+      await expect(client.echo.query({ n: 1 })).resolves.toEqual({ n: 1, tag: null });
+      await expect(client.whoami.query()).resolves.toBe('user');
+      aborts = abort.mock.calls.length;
+    } finally {
+      abort.mockRestore();
+    }
+    expect(aborts).toBe(0);
   });
 });
