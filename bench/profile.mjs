@@ -47,7 +47,7 @@ function ownerOf(url) {
 function summarize(profile, top) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
-  profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const byPackage = new Map();
   const byFunction = new Map();
   let idle = 0;
