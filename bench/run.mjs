@@ -3,7 +3,8 @@
  * `pnpm bench`: every benchmark in one bounded run (loopback only), with baselines measured in the
  * same run so the printed ratios hold on a noisy, shared machine. Results go to bench/results/*.json.
  *
- *   node bench/run.mjs [--quick] [--engines sqlite,mysql] [--duration 5] [--soak [--soak-total 1000000]]
+ *   node bench/run.mjs [--quick] [--engines sqlite,mysql] [--duration 5]
+ *                      [--soak [--soak-total 1000000] [--soak-requests list,task,preview]]
  *
  * Request path (per engine: the embedded default, and MySQL + Redis), at 10 and 64 connections:
  *   bare node:http (same bytes) · one Fastify app (same auth cache + SQL) · the platform's
@@ -11,7 +12,7 @@
  *   and catalog's runbooks.list called directly over tRPC (to isolate the gateway hop).
  * Paging: 100,000 runbooks in one workspace, links.next walked to the end (first vs last pages).
  * Memory: each service's RSS; with --soak, after 100,000 and after 1,000,000 requests.
- * Also runs bench/resolver.bench.mjs and bench/orchestration.bench.mjs when present.
+ * Also runs bench/resolver.bench.mjs, bench/orchestration.bench.mjs and bench/hop.bench.mjs.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     duration: { type: 'string' },
     soak: { type: 'boolean', default: false },
     'soak-total': { type: 'string', default: '1000000' },
+    'soak-requests': { type: 'string', default: 'list,task,preview' },
     'skip-extra': { type: 'boolean', default: false },
   },
 });
@@ -333,16 +335,21 @@ async function benchEngine(engine) {
     if (args.soak) {
       // Each connection cycles through reads that reach every service: a list (gateway, catalog),
       // Get a Task, and a masked preview (secrets); identity answers the authentication lookups.
-      const soakRequests = [
-        { method: 'GET', path: listPath, headers: auth },
-        { method: 'GET', path: `/core/runbooks/${data.runbookId}/tasks/${data.taskId}`, headers: auth },
-        {
+      const soakRequestsByName = {
+        list: { method: 'GET', path: listPath, headers: auth },
+        task: { method: 'GET', path: `/core/runbooks/${data.runbookId}/tasks/${data.taskId}`, headers: auth },
+        preview: {
           method: 'POST',
           path: '/core/system_parameters/preview',
           headers: { ...auth, 'content-type': 'application/json' },
           body: JSON.stringify({ data: { template: data.template, context: 'json' } }),
         },
-      ];
+      };
+      const soakRequests = args['soak-requests'].split(',').map((name) => {
+        const request = soakRequestsByName[name];
+        if (!request) throw new Error(`--soak-requests: unknown request ${name} (list, task, preview)`);
+        return request;
+      });
       // RSS follows the garbage collector's saw-tooth (a heap grows for a few 100k requests, then a
       // major GC gives it back), so one reading can land on a peak or a trough. The soak runs in ten
       // slices, reads RSS after each (as the issue states it) and also the peak while each ran; the
@@ -449,6 +456,7 @@ if (!args['skip-extra']) {
   for (const [file, fn] of [
     ['resolver.bench.mjs', 'runResolverBench'],
     ['orchestration.bench.mjs', 'runOrchestrationBench'],
+    ['hop.bench.mjs', 'runHopBench'],
   ]) {
     if (!existsSync(join(here, file))) continue;
     log(`running ${file}`);
