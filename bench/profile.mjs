@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `pnpm bench:profile`: where the CPU of a request goes, per process. Starts the platform on the
- * embedded default with `--cpu-prof` on the gateway and catalog, seeds 30 runbooks, loads one
+ * embedded default with `--cpu-prof` on the gateway and catalog, seeds the benchmark data set, loads one
  * scenario with autocannon (3 s warm-up, then `--duration` s at `--connections`), stops, and prints
  * each process's busy time by package and its top functions by self time. The `.cpuprofile` files
  * stay in `--out` for Chrome DevTools (Performance → Load profile).
@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { startPlatform } from '../scripts/start-local.mjs';
 import { freePort } from './lib/load.mjs';
+import { seed } from './lib/seed.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -96,29 +97,12 @@ const platform = await startPlatform({
 });
 let requests = 0;
 try {
-  const headers = { authorization: `Bearer ${platform.adminToken}`, 'content-type': 'application/json' };
-  const post = async (path, body) => {
-    const res = await fetch(`${platform.gatewayUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
-  const ws = await post('/core/workspaces', { data: { type: 'workspace', attributes: { name: 'Profile' } } });
-  let runbookId;
-  for (let i = 0; i < 30; i++) {
-    const rb = await post('/core/runbooks', {
-      data: {
-        type: 'runbook',
-        attributes: { name: `Runbook ${i}`, description: 'A runbook of the profile data set.' },
-        relationships: { workspace: { data: { id: ws.data.id, type: 'workspace' } } },
-      },
-    });
-    runbookId ??= rb.data.id;
-  }
-  const task = await post(`/core/runbooks/${runbookId}/tasks`, { data: { type: 'task', attributes: { name: 'T' } } });
-  const input = encodeURIComponent(JSON.stringify({ workspace_id: ws.data.id, page: { size: 25 } }));
+  const headers = { authorization: `Bearer ${platform.adminToken}` };
+  const data = await seed(platform.gatewayUrl, platform.adminToken);
+  const input = encodeURIComponent(JSON.stringify({ workspace_id: data.workspaceId, page: { size: 25 } }));
   const urls = {
-    list: `${platform.gatewayUrl}/core/runbooks?workspace_id=${ws.data.id}&page[size]=25`,
-    task: `${platform.gatewayUrl}/core/runbooks/${runbookId}/tasks/${task.data.id}`,
+    list: `${platform.gatewayUrl}/core/runbooks?workspace_id=${data.workspaceId}&page[size]=25`,
+    task: `${platform.gatewayUrl}/core/runbooks/${data.runbookId}/tasks/${data.taskId}`,
     direct: `${platform.urls.catalog}/trpc/runbooks.list?input=${input}`,
   };
   const url = urls[args.scenario];

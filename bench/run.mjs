@@ -24,6 +24,7 @@ import { createDb } from '@runbook/db';
 import { createEmptyMysqlDatabase } from '@runbook/db/testing';
 import { startPlatform } from '../scripts/start-local.mjs';
 import { freePort, measure, round, rss, sequentialLatency, startChild, stopChild } from './lib/load.mjs';
+import { json, seed } from './lib/seed.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -42,50 +43,6 @@ const pagingRows = args.quick ? 20_000 : 100_000;
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const log = (...parts) => console.error('[bench]', ...parts);
-
-async function json(res) {
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-async function seed(base, token) {
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const post = (path, body) =>
-    fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(json);
-  const ws = await post('/core/workspaces', { data: { type: 'workspace', attributes: { name: 'Bench' } } });
-  let runbookId;
-  for (let i = 0; i < 30; i++) {
-    const rb = await post('/core/runbooks', {
-      data: {
-        type: 'runbook',
-        attributes: { name: `Runbook ${i}`, description: 'A runbook of the benchmark data set.' },
-        relationships: { workspace: { data: { id: ws.data.id, type: 'workspace' } } },
-      },
-    });
-    runbookId ??= rb.data.id;
-  }
-  let taskId;
-  for (let i = 0; i < 10; i++) {
-    const t = await post(`/core/runbooks/${runbookId}/tasks`, {
-      data: { type: 'task', attributes: { name: `Task ${i}`, duration: 60 } },
-    });
-    taskId ??= t.data.id;
-  }
-  const refs = [];
-  for (let i = 1; i <= 20; i++) {
-    const name = `bench_param_${String(i).padStart(2, '0')}`;
-    await post('/core/system_parameters', {
-      data: {
-        type: 'system_parameter',
-        attributes: { name, value: `value-${i}-${'x'.repeat(24)}`, secret: i % 2 === 0 },
-      },
-    });
-    refs.push(`{{system.${name}}}`);
-  }
-  const template = JSON.stringify(Object.fromEntries(refs.map((r, i) => [`field_${i}`, `prefix ${r} suffix`])));
-  return { workspaceId: ws.data.id, runbookId, taskId, template };
-}
 
 async function seedRunbooks(catalogDb, workspaceId, count) {
   const now = Date.now();
