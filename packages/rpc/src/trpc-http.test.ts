@@ -90,6 +90,8 @@ const cases: [string, string, RequestInit?][] = [
   ['GET of a mutation', '/add'],
   ['POST to a query', '/echo', { method: 'POST', headers: json, body: JSON.stringify({ n: 1 }) }],
   ['unknown procedure', '/nope'],
+  ['a path naming an Object.prototype member', '/constructor'],
+  ['a path naming __proto__', '/__proto__'],
   ['PUT', '/echo', { method: 'PUT', headers: json, body: '{}' }],
   ['batch of two', `/echo,missing?batch=1&input=${encodeURIComponent(JSON.stringify({ 0: { n: 1 } }))}`],
 ];

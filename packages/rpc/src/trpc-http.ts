@@ -93,7 +93,7 @@ export async function registerTRPC<TRouter extends AnyRouter>(
         const type = ACCEPTED_TYPE[req.method as keyof typeof ACCEPTED_TYPE];
         const direct =
           type !== undefined &&
-          procedures[path]?._def.type === type &&
+          procedures[path]?._def?.type === type &&
           (req.query as Record<string, unknown>).batch === undefined &&
           req.headers['trpc-accept'] === undefined;
         const input = direct ? rawInput(req) : NOT_PARSED;
