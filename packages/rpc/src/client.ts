@@ -3,12 +3,16 @@
  * call. The credential is the caller's own service credential unless a call forwards a user's:
  * `client.x.y.query(input, { context: { credential } })`.
  *
- * Transport: tRPC's `httpLink` over undici's `request` API with a keep-alive connection pool
- * instead of the global `fetch` — measured here, `fetch` (Request/Response objects, web streams and
- * abort signals per call) was the largest cost of a gateway → service hop (docs/performance.md).
+ * Transport: `@trpc/client`'s typed client with {@link serviceLink}, a terminating link (tRPC's
+ * documented extension point, https://trpc.io/docs/client/links) that sends each operation as one
+ * HTTP request over undici's `request` with a keep-alive pool. Measured here (bench/hop.bench.mjs,
+ * docs/performance.md): the global `fetch` was the largest cost of a hop, and `httpLink` over
+ * undici still cost 0.04 ms CPU per call more than this link (its fetch emulation, header
+ * resolution and per-call abort controllers).
  */
-import { createTRPCClient, httpLink } from '@trpc/client';
+import { createTRPCClient, TRPCClientError, type TRPCLink } from '@trpc/client';
 import type { AnyRouter } from '@trpc/server';
+import { observable } from '@trpc/server/observable';
 import { Agent, request } from 'undici';
 
 /** Per-call context understood by {@link createServiceClient}'s link. */
@@ -25,36 +29,58 @@ export interface ServiceClientOptions {
   timeoutMs?: number;
 }
 
-type FetchInit = {
-  method?: string;
-  headers?: Record<string, string> | [string, string][];
-  body?: unknown;
-  signal?: AbortSignal | null;
-};
-
-/** A `fetch`-shaped function over undici's `request` (what tRPC's links need: `ok` and `json()`). */
-function undiciFetch(agent: Agent, timeoutMs: number) {
-  return async (url: string | URL | Request, init?: FetchInit) => {
-    const res = await request(String(url), {
-      method: (init?.method ?? 'GET') as 'GET',
-      headers: init?.headers as Record<string, string>,
-      body: (init?.body as string | undefined) ?? null,
-      signal: init?.signal ?? undefined,
-      dispatcher: agent,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
-    return {
-      ok: res.statusCode >= 200 && res.statusCode < 300,
-      status: res.statusCode,
-      json: () => res.body.json(),
-    };
-  };
+/**
+ * A terminating link speaking tRPC's HTTP RPC format (https://trpc.io/docs/rpc) without batching
+ * and without a data transformer (DESIGN §3): a query is `GET <base>/trpc/<path>?input=<json>`, a
+ * mutation `POST <base>/trpc/<path>` with a JSON body; `{"result":{"data"}}` resolves, `{"error"}`
+ * rejects with a `TRPCClientError` carrying the server's error shape (and `data.httpStatus`).
+ * Network failures, timeouts and non-JSON answers reject with a `TRPCClientError` without a shape
+ * (mapped to 503 by {@link toTRPCError}). The caller's `signal` (`query(input, { signal })`)
+ * cancels the request; subscriptions are not supported.
+ */
+function serviceLink(baseUrl: string, defaultCredential: string | undefined, agent: Agent, timeoutMs: number) {
+  const base = `${baseUrl.replace(/\/$/, '')}/trpc/`;
+  const link: TRPCLink<AnyRouter> =
+    () =>
+    ({ op }) =>
+      observable((observer) => {
+        const { type, path, input } = op;
+        if (type === 'subscription') throw new Error('Subscriptions are not supported by the service link.');
+        const credential = (op.context as ServiceCallContext).credential ?? defaultCredential;
+        const headers: Record<string, string> = credential ? { authorization: `Bearer ${credential}` } : {};
+        const query = type === 'query';
+        if (!query) headers['content-type'] = 'application/json';
+        const url =
+          query && input !== undefined
+            ? `${base}${path}?input=${encodeURIComponent(JSON.stringify(input))}`
+            : `${base}${path}`;
+        request(url, {
+          method: query ? 'GET' : 'POST',
+          headers,
+          body: query || input === undefined ? null : JSON.stringify(input),
+          signal: op.signal ?? undefined,
+          dispatcher: agent,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        })
+          .then((res) => res.body.json() as Promise<{ result?: { data: unknown }; error?: unknown }>)
+          .then((json) => {
+            if (json.error !== undefined || json.result === undefined) {
+              observer.error(TRPCClientError.from(json as never));
+              return;
+            }
+            observer.next({ result: json.result as { type: 'data'; data: unknown } });
+            observer.complete();
+          })
+          .catch((cause: unknown) => observer.error(TRPCClientError.from(cause as Error)));
+      });
+  return link;
 }
 
 /**
  * @param baseUrl the service's base URL, e.g. `http://127.0.0.1:4001` (`/trpc` is appended).
  * @param defaultCredential this service's credential, sent when a call does not forward one.
+ * @returns the typed tRPC client of `TRouter`; calls reject with `TRPCClientError` (see {@link serviceLink}).
  */
 export function createServiceClient<TRouter extends AnyRouter>(
   baseUrl: string,
@@ -62,13 +88,7 @@ export function createServiceClient<TRouter extends AnyRouter>(
   options: ServiceClientOptions = {},
 ) {
   const agent = new Agent({ connections: options.connections ?? 64, keepAliveTimeout: 30_000 });
-  const link = httpLink<AnyRouter>({
-    url: `${baseUrl.replace(/\/$/, '')}/trpc`,
-    fetch: undiciFetch(agent, options.timeoutMs ?? 30_000) as never,
-    headers: ({ op }) => {
-      const credential = (op.context as ServiceCallContext).credential ?? defaultCredential;
-      return credential ? { authorization: `Bearer ${credential}` } : {};
-    },
+  return createTRPCClient<TRouter>({
+    links: [serviceLink(baseUrl, defaultCredential, agent, options.timeoutMs ?? 30_000)],
   });
-  return createTRPCClient<TRouter>({ links: [link] });
 }

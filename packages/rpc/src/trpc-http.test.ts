@@ -1,10 +1,12 @@
 import { notFound, unauthorized } from '@runbook/contracts';
 import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
+import { TRPCError } from '@trpc/server';
 import { fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createServiceClient } from './client.js';
+import { toTRPCError } from './errors.js';
 import { type BaseContext, createServiceTRPC, credentialFromHeader } from './trpc.js';
 import { registerTRPC } from './trpc-http.js';
 
@@ -154,5 +156,40 @@ describe('registerTRPC (direct path for single calls, tRPC handler for the rest)
       abort.mockRestore();
     }
     expect(aborts).toBe(0);
+  });
+
+  it('serves the platform service client: results, forwarded credentials, error shapes', async () => {
+    const client = createServiceClient<typeof appRouter>(directUrl.replace(/\/trpc$/, ''), 'good');
+    await expect(client.echo.query({ n: 7, tag: 'x' })).resolves.toEqual({ n: 7, tag: 'x' });
+    await expect(client.add.mutate({ a: 1, b: 2 })).resolves.toEqual({ sum: 3 });
+    await expect(client.ping.mutate()).resolves.toBe('pong');
+    await expect(client.whoami.query()).resolves.toBe('user');
+    const refused = await client.whoami.query(undefined, { context: { credential: 'nope' } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TRPCClientError);
+    expect((refused as TRPCClientError<typeof appRouter>).data?.httpStatus).toBe(401);
+    const invalid = await client.echo.query({ n: 'x' as never }).catch((e: unknown) => e);
+    expect((invalid as TRPCClientError<typeof appRouter>).data?.httpStatus).toBe(422);
+    expect((invalid as TRPCClientError<typeof appRouter>).shape?.errors[0]).toMatchObject({
+      code: 'validation_failed',
+      source: { pointer: '/n' },
+    });
+  });
+
+  it('rejects without an error shape when the service is unreachable (mapped to 503), and honours the signal', async () => {
+    const closed = Fastify();
+    const closedUrl = await closed.listen({ port: 0, host: '127.0.0.1' });
+    await closed.close();
+    const unreachable = await createServiceClient<typeof appRouter>(closedUrl)
+      .echo.query({ n: 1 })
+      .catch((e: unknown) => e);
+    expect(unreachable).toBeInstanceOf(TRPCClientError);
+    expect((unreachable as TRPCClientError<typeof appRouter>).shape).toBeUndefined();
+    expect(toTRPCError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: unreachable })).code).toBe(
+      'SERVICE_UNAVAILABLE',
+    );
+
+    const client = createServiceClient<typeof appRouter>(directUrl.replace(/\/trpc$/, ''));
+    const aborted = await client.echo.query({ n: 1 }, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
+    expect(aborted).toBeInstanceOf(TRPCClientError);
   });
 });
