@@ -19,8 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { startPlatform } from '../scripts/start-local.mjs';
-import { freePort } from './lib/load.mjs';
+import { startBenchPlatform } from './lib/load.mjs';
 import { seed } from './lib/seed.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -82,17 +81,8 @@ const dataDir = await mkdtemp(join(tmpdir(), 'runbook-profile-'));
 await rm(args.out, { recursive: true, force: true });
 await mkdir(args.out, { recursive: true });
 const profiled = (name) => ['--cpu-prof', `--cpu-prof-dir=${join(args.out, name)}`];
-const ports = {
-  gateway: await freePort(),
-  identity: await freePort(),
-  secrets: await freePort(),
-  catalog: await freePort(),
-};
-const platform = await startPlatform({
+const platform = await startBenchPlatform({
   dataDir,
-  ports,
-  env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000000' },
-  output: 'ignore',
   nodeArgs: { gateway: profiled('gateway'), catalog: profiled('catalog') },
 });
 let requests = 0;

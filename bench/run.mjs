@@ -22,8 +22,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDb } from '@runbook/db';
 import { createEmptyMysqlDatabase } from '@runbook/db/testing';
-import { startPlatform } from '../scripts/start-local.mjs';
-import { freePort, measure, round, rss, sequentialLatency, startChild, stopChild } from './lib/load.mjs';
+import {
+  freePort,
+  measure,
+  round,
+  rss,
+  sequentialLatency,
+  startBenchPlatform,
+  startChild,
+  stopChild,
+} from './lib/load.mjs';
 import { json, seed } from './lib/seed.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -94,19 +102,7 @@ async function benchEngine(engine) {
     }
     serviceEnv.gateway = { REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate-limit:` };
   }
-  const ports = {
-    gateway: await freePort(),
-    identity: await freePort(),
-    secrets: await freePort(),
-    catalog: await freePort(),
-  };
-  const platform = await startPlatform({
-    dataDir,
-    ports,
-    serviceEnv,
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000000' },
-    output: 'ignore',
-  });
+  const platform = await startBenchPlatform({ dataDir, serviceEnv });
   const children = [];
   const results = { engine, runs: [], paging: null, rss: {} };
   try {

@@ -109,3 +109,26 @@ export async function sequentialLatency({ url, headers = {}, n = 500, warmup = 1
   times.sort((a, b) => a - b);
   return { p50: round(times[Math.floor(n / 2)], 3), p99: round(times[Math.floor(n * 0.99)], 3) };
 }
+
+/**
+ * Starts the platform (scripts/start-local.mjs) on free loopback ports with benchmark settings:
+ * logs at `warn` to nowhere, rate limits out of the way.
+ * @param {{dataDir: string, serviceEnv?: object, nodeArgs?: object}} options passed to `startPlatform`.
+ */
+export async function startBenchPlatform({ dataDir, serviceEnv = {}, nodeArgs = {} }) {
+  const { startPlatform } = await import('../../scripts/start-local.mjs');
+  const ports = {
+    gateway: await freePort(),
+    identity: await freePort(),
+    secrets: await freePort(),
+    catalog: await freePort(),
+  };
+  return startPlatform({
+    dataDir,
+    ports,
+    serviceEnv,
+    nodeArgs,
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '1000000000', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '1000000000' },
+    output: 'ignore',
+  });
+}
