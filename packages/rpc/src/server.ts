@@ -1,5 +1,6 @@
 /**
- * `createServer` for every service: Fastify with `/healthz`, `/readyz`, tRPC at `/trpc` ({@link registerTRPC}), body limit
+ * `createServer` for every service: Fastify with `/healthz`, `/readyz`, tRPC at `/trpc`
+ * ({@link registerTRPC}: single calls on a direct path, the rest through tRPC's handler), body limit
  * and graceful shutdown. Fastify is used because it was measured faster than tRPC's standalone
  * adapter here and brings body limits, rate limiting and static files as maintained plugins.
  */
