@@ -19,6 +19,18 @@ export const gatewayEnvSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(0).default(6000),
   /** Requests per minute per client IP for traffic without a token proven valid (0 = no limit). */
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /**
+   * Load balancers / proxies whose `X-Forwarded-For` is believed (so per-IP limits apply to clients,
+   * not to the proxy): `true` (any), a hop count, or comma-separated addresses/CIDRs. Unset: none.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .min(1)
+    .optional()
+    .transform((v) =>
+      v === undefined || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v,
+    ),
   /** Prefix of the rate-limit keys in Redis. */
   RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('runbook:gateway:rate-limit:'),
 });

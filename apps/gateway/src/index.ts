@@ -25,7 +25,7 @@ const server = await createServer(
       redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,
     },
   },
-  { bodyLimit: env.BODY_LIMIT_BYTES },
+  { bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: env.TRUST_PROXY },
 );
 const url = await server.start({ port: env.PORT, host: env.HOST });
 logger.info({ url, public_url: publicUrl }, 'gateway listening');

@@ -12,6 +12,8 @@ import { createContext } from './trpc.js';
 
 export interface GatewayOptions {
   bodyLimit?: number;
+  /** Proxies trusted for `X-Forwarded-For` (per-IP rate limits, logs); see `TRUST_PROXY` in the README. */
+  trustProxy?: boolean | number | string;
 }
 
 export function createServer(deps: GatewayDeps, options: GatewayOptions = {}): Promise<ServiceServer> {
@@ -31,6 +33,7 @@ export function createServer(deps: GatewayDeps, options: GatewayOptions = {}): P
     createContext: context,
     logger: deps.logger,
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    ...(options.trustProxy !== undefined ? { trustProxy: options.trustProxy } : {}),
     readiness: async () => {
       // A service is ready when its tRPC endpoint answers at all (a 401 proves it is up).
       const probe = (call: () => Promise<unknown>) =>

@@ -28,6 +28,11 @@ export interface ServiceServerOptions<TRouter extends AnyRouter> {
   logger: Logger;
   /** Largest request body in bytes (default 1 MiB); larger bodies get 413. */
   bodyLimit?: number;
+  /**
+   * Which proxies to trust for `X-Forwarded-For` (Fastify's `trustProxy`: `true`, a hop count, or a
+   * comma-separated list of addresses/CIDRs). Unset: none — `req.ip` is the peer's address.
+   */
+  trustProxy?: boolean | number | string;
   /** Adds routes or plugins before the server starts (the gateway mounts REST here). */
   configure?: (app: FastifyInstance) => Promise<void> | void;
   /** Releases dependencies (database, cache) after the HTTP server has drained. */
@@ -58,11 +63,14 @@ export function createLogger(name: string, level: string): Logger {
 export async function createServiceServer<TRouter extends AnyRouter>(
   options: ServiceServerOptions<TRouter>,
 ): Promise<ServiceServer> {
+  const { trustProxy = false } = options;
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
     // Per-request log lines cost throughput; unexpected errors are logged by tRPC's onError.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? 1_048_576,
+    // A hop count trusts that many proxies nearest to this server (Fastify's number form).
+    trustProxy: typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     routerOptions: { maxParamLength: 500 },
     forceCloseConnections: 'idle',
     return503OnClosing: true,
