@@ -63,7 +63,12 @@ function serviceLink(baseUrl: string, defaultCredential: string | undefined, age
           headersTimeout: timeoutMs,
           bodyTimeout: timeoutMs,
         })
-          .then((res) => res.body.json() as Promise<{ result?: { data: unknown }; error?: unknown }>)
+          .then((res) =>
+            (res.body.json() as Promise<{ result?: { data: unknown }; error?: unknown }>).catch(() => {
+              // JSON.parse's message quotes the body, which may hold resolved secret values.
+              throw new Error(`The service answered ${res.statusCode} with a body that is not JSON.`);
+            }),
+          )
           .then((json) => {
             if (json.error !== undefined || json.result === undefined) {
               observer.error(TRPCClientError.from(json as never));

@@ -192,4 +192,25 @@ describe('registerTRPC (direct path for single calls, tRPC handler for the rest)
     const aborted = await client.echo.query({ n: 1 }, { signal: AbortSignal.abort() }).catch((e: unknown) => e);
     expect(aborted).toBeInstanceOf(TRPCClientError);
   });
+
+  it('rejects a body that is not JSON without quoting it (it may hold resolved secret values)', async () => {
+    const broken = Fastify();
+    broken.get('/trpc/echo', (_req, reply) =>
+      reply.header('content-type', 'application/json').send('{"result":{"data":"s3cr3t-value"'),
+    );
+    const brokenUrl = await broken.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const error = await createServiceClient<typeof appRouter>(brokenUrl)
+        .echo.query({ n: 1 })
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TRPCClientError);
+      expect((error as Error).message).toBe('The service answered 200 with a body that is not JSON.');
+      expect(JSON.stringify(error, Object.getOwnPropertyNames(error))).not.toContain('s3cr3t');
+      expect(toTRPCError(new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: error })).code).toBe(
+        'SERVICE_UNAVAILABLE',
+      );
+    } finally {
+      await broken.close();
+    }
+  });
 });
