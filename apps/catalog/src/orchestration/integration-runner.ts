@@ -50,6 +50,16 @@ interface Outcome {
   errorDetail: string | null;
 }
 
+/** A failure before any request was sent: no status, no excerpt, no duration. */
+const notSent = (errorCode: string, errorDetail: string): Outcome => ({
+  success: false,
+  status: null,
+  excerpt: null,
+  durationMs: null,
+  errorCode,
+  errorDetail,
+});
+
 async function readExcerpt(res: Response): Promise<string> {
   if (!res.body) return '';
   const reader = res.body.getReader();
@@ -106,14 +116,7 @@ export async function runExecutionJob(deps: CatalogDeps, job: JobRow): Promise<v
       job,
       task.id,
       null,
-      {
-        success: false,
-        status: null,
-        excerpt: null,
-        durationMs: null,
-        errorCode: 'integration_missing',
-        errorDetail: 'The task no longer runs an integration; set one or finish the task by hand.',
-      },
+      notSent('integration_missing', 'The task no longer runs an integration; set one or finish the task by hand.'),
       true,
     );
     return;
@@ -134,14 +137,10 @@ export async function runExecutionJob(deps: CatalogDeps, job: JobRow): Promise<v
       job,
       task.id,
       null,
-      {
-        success: false,
-        status: null,
-        excerpt: null,
-        durationMs: null,
-        errorCode: 'attempts_exhausted',
-        errorDetail: `The request was interrupted or failed ${job.attempts - 1} times; retry by starting the task again.`,
-      },
+      notSent(
+        'attempts_exhausted',
+        `The request was interrupted or failed ${job.attempts - 1} times; retry by starting the task again.`,
+      ),
       true,
     );
     return;
@@ -165,14 +164,7 @@ export async function runExecutionJob(deps: CatalogDeps, job: JobRow): Promise<v
       error_detail: e.message,
       finished_at: deps.now(),
     });
-    await settle(deps, job, task.id, executionId, {
-      success: false,
-      status: null,
-      excerpt: null,
-      durationMs: null,
-      errorCode: e.code,
-      errorDetail: e.message,
-    });
+    await settle(deps, job, task.id, executionId, notSent(e.code, e.message));
     return;
   }
 
