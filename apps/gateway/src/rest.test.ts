@@ -1,7 +1,9 @@
 /**
  * Work the REST layer does per request, counted (not timed): the gateway's own REST path builds no
  * Fetch `Request` (patches/trpc-to-openapi@3.3.0.patch — trpc-to-openapi otherwise builds one per
- * call only to expose an abort signal nobody reads) and forwards one call per request to the service.
+ * call only to expose an abort signal nobody reads), leaves Fastify's reply objects their own shape
+ * (the same patch: the plugin redefined `statusCode` and bound ten methods on every reply), and
+ * forwards one call per request to the service.
  */
 import type { CatalogClient } from '@runbook/catalog/client';
 import { createIdentityClient } from '@runbook/identity/client';
@@ -19,6 +21,9 @@ const list = vi.fn(async (input: { page: { number: number; size: number } }) => 
   next_cursor: null,
 }));
 let server: ServiceServer;
+/** Own properties of a reply that never reached the REST plugin (set from the /healthz probe). */
+const baseReplyKeys = new Set<string>();
+const ownReplyKeys: string[][] = [];
 
 beforeAll(async () => {
   server = await createServer({
@@ -28,7 +33,13 @@ beforeAll(async () => {
     publicUrl: 'http://127.0.0.1:3000',
     logger: createLogger('gateway', 'silent'),
   });
+  server.app.addHook('onResponse', async (_req, reply) => {
+    ownReplyKeys.push(Object.getOwnPropertyNames(reply).filter((k) => !baseReplyKeys.has(k)));
+  });
   await server.app.ready();
+  const probe = await server.app.inject({ method: 'GET', url: '/healthz' });
+  expect(probe.statusCode).toBe(200);
+  for (const k of ownReplyKeys.pop() ?? []) baseReplyKeys.add(k);
 });
 afterAll(() => server?.stop());
 
@@ -56,6 +67,7 @@ describe('REST request path', () => {
       globalThis.Request = FetchRequest;
     }
     expect(built).toBe(0);
+    expect(ownReplyKeys).toEqual([[], [], []]);
     expect(list).toHaveBeenCalledTimes(3);
     expect(list.mock.calls.map(([input]) => input.page)).toEqual([
       { number: 2, size: 10 },
