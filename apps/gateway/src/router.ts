@@ -2,6 +2,8 @@
  * The gateway router: published as REST under `/core/*` (trpc-to-openapi) and as tRPC at `/trpc`
  * for TypeScript apps (`@runbook/client`). Same procedures, same JSON bodies (no transformer).
  */
+
+import { outputValidationModeFromEnv, placeOutputValidation } from './output-validation.js';
 import { actionLogsRouter } from './resources/action-logs.router.js';
 import { commentsRouter } from './resources/comments.router.js';
 import { customFieldsRouter } from './resources/custom-fields.router.js';
@@ -30,5 +32,8 @@ export const gatewayRouter = router({
   comments: commentsRouter,
   systemParameterUsages: usagesRouter,
 });
+
+// Response documents are validated by the services that produce their data (see output-validation.ts).
+placeOutputValidation(gatewayRouter, outputValidationModeFromEnv());
 
 export type GatewayRouter = typeof gatewayRouter;
