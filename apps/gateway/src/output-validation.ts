@@ -5,8 +5,8 @@
  * Every gateway procedure declares its JSON:API document with `.output(schema)`: trpc-to-openapi
  * needs the schema for `/openapi.json`, and tRPC turns it into a middleware that parses every
  * response. That parse re-validates a document the gateway has just built, by a typed mapping, from
- * service DTOs the owning service already validated on its way out — and it was ≈ 15 % of the
- * gateway's CPU per list. So outputs are validated at one boundary, the service:
+ * service DTOs the owning service already validated on its way out — and it was ≈ 20 % of the
+ * gateway's own CPU per list (ADR 0007). So outputs are validated at one boundary, the service:
  * - `off` (production default): the gateway's output middlewares are removed; the schemas stay on
  *   the procedures for the document;
  * - `check` (`GATEWAY_CHECK_RESPONSES=1`; the test suite sets it): each output middleware is replaced

@@ -2,7 +2,6 @@
  * The gateway router: published as REST under `/core/*` (trpc-to-openapi) and as tRPC at `/trpc`
  * for TypeScript apps (`@runbook/client`). Same procedures, same JSON bodies (no transformer).
  */
-
 import { outputValidationModeFromEnv, placeOutputValidation } from './output-validation.js';
 import { actionLogsRouter } from './resources/action-logs.router.js';
 import { commentsRouter } from './resources/comments.router.js';

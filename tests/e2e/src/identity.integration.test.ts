@@ -7,6 +7,7 @@ import { testDialects } from '@runbook/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiResponse,
+  callWithOversizedBody,
   redisUrl,
   sleep,
   startGateway,
@@ -228,9 +229,7 @@ describe.each(await testDialects())('identity and access on %s', (dialect) => {
     expect(
       (await a.as('PATCH', `/core/teams/${id}`, { data: { type: 'team', attributes: { name: 'x' } } })).status,
     ).toBe(403);
-    const tooLarge = await manager.as('PATCH', `/core/teams/${id}`, {
-      data: { type: 'team', attributes: { description: 'y'.repeat(2_000_000) } },
-    });
+    const tooLarge = await callWithOversizedBody(platform.base, manager.token, 'PATCH', `/core/teams/${id}`, 2_000_000);
     expect(tooLarge.status).toBe(413);
     expect(codeOf(tooLarge)).toBe('payload_too_large');
     expect((await manager.as('DELETE', `/core/teams/${id}`)).status).toBe(204);

@@ -3,13 +3,11 @@
  * HTTP through the gateway's REST API (and its tRPC endpoint through @runbook/client). Runs on the
  * embedded default (SQLite, in-process caches) and on MySQL + Redis.
  */
-
-import { request } from 'node:http';
 import { createRunbookClient } from '@runbook/client';
 import { testDialects } from '@runbook/db/testing';
 import { TRPCClientError } from '@trpc/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiResponse, startTestPlatform, type TestPlatform } from './support/platform.js';
+import { type ApiResponse, callWithOversizedBody, startTestPlatform, type TestPlatform } from './support/platform.js';
 
 describe.each(await testDialects())('platform end to end on %s', (dialect) => {
   let platform: TestPlatform;
@@ -194,12 +192,9 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     expect(badJson.status).toBe(400);
     expect(badJson.body.errors[0].code).toBe('bad_request');
 
-    // The gateway answers 413 from Content-Length and closes the connection without reading the
-    // body; a client still writing 2 MB may then see EPIPE instead of the answer, so the oversized
-    // body is announced and not sent.
-    const tooLarge = await announceBody(`${base}/core/workspaces`, token, 2_000_000);
+    const tooLarge = await callWithOversizedBody(base, token, 'POST', '/core/workspaces', 2_000_000);
     expect(tooLarge.status).toBe(413);
-    expect(JSON.parse(tooLarge.text).errors[0].code).toBe('payload_too_large');
+    expect(tooLarge.body.errors[0].code).toBe('payload_too_large');
 
     const unknownRoute = await api('GET', '/core/nothing-here');
     expect(unknownRoute.status).toBe(404);
@@ -318,26 +313,3 @@ describe.each(await testDialects())('platform end to end on %s', (dialect) => {
     expect(await res.json()).toMatchObject({ checks: { identity: true, catalog: true, secrets: true } });
   });
 });
-
-/** POSTs headers announcing a JSON body of `bytes` bytes without sending it; resolves the answer. */
-function announceBody(url: string, token: string, bytes: number): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': bytes },
-    });
-    req.on('response', (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => {
-        resolve({ status: res.statusCode ?? 0, text });
-        req.destroy();
-      });
-    });
-    req.on('error', reject);
-    req.flushHeaders();
-  });
-}

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -83,6 +84,43 @@ export async function call(
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/**
+ * Sends `method base+path` as `token` with headers announcing a JSON body of `bytes` bytes, without
+ * sending the body, and resolves the answer. For body-limit checks: the gateway answers 413 from
+ * `Content-Length` and closes the connection without reading the body, so a client still writing a
+ * real oversized body may get EPIPE instead of the answer.
+ */
+export function callWithOversizedBody(
+  base: string,
+  token: string,
+  method: string,
+  path: string,
+  bytes: number,
+): Promise<ApiResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': bytes },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          if (typeof value === 'string') headers.set(name, value);
+        resolve({ status: res.statusCode ?? 0, headers, body: text ? JSON.parse(text) : undefined });
+        req.destroy();
+      });
+    });
+    req.on('error', reject);
+    req.flushHeaders();
+  });
 }
 
 /** A running platform for one dialect. */
