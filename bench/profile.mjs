@@ -6,7 +6,7 @@
  * each process's busy time by package and its top functions by self time. The `.cpuprofile` files
  * stay in `--out` for Chrome DevTools (Performance → Load profile).
  *
- *   node bench/profile.mjs [--scenario list|task|direct] [--duration 8] [--connections 10]
+ *   node bench/profile.mjs [--scenario list|task|direct] [--engine sqlite|mysql] [--duration 8] [--connections 10]
  *                          [--out bench/results/profiles] [--top 30]
  *
  * Self time is sampled wall time while the function was on top of the stack: native frames
@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { createEmptyMysqlDatabase } from '@runbook/db/testing';
 import autocannon from 'autocannon';
 import { startBenchPlatform } from './lib/load.mjs';
 import { seed } from './lib/seed.mjs';
@@ -26,6 +27,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
   options: {
     scenario: { type: 'string', default: 'list' },
+    engine: { type: 'string', default: 'sqlite' },
     duration: { type: 'string', default: '8' },
     connections: { type: 'string', default: '10' },
     out: { type: 'string', default: join(here, 'results', 'profiles') },
@@ -81,8 +83,23 @@ const dataDir = await mkdtemp(join(tmpdir(), 'runbook-profile-'));
 await rm(args.out, { recursive: true, force: true });
 await mkdir(args.out, { recursive: true });
 const profiled = (name) => ['--cpu-prof', `--cpu-prof-dir=${join(args.out, name)}`];
+if (!['sqlite', 'mysql'].includes(args.engine)) throw new Error('--engine must be sqlite or mysql');
+const serviceEnv = {};
+const drops = [];
+if (args.engine === 'mysql') {
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  // A unique prefix keeps another run's ciphertext and counters out of this one (shared Redis).
+  const prefix = `rbprofile:${Date.now().toString(36)}:`;
+  for (const service of ['identity', 'secrets', 'catalog']) {
+    const db = await createEmptyMysqlDatabase();
+    drops.push(db.drop);
+    serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl, SECRETS_CACHE_PREFIX: `${prefix}secrets:` };
+  }
+  serviceEnv.gateway = { REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate-limit:` };
+}
 const platform = await startBenchPlatform({
   dataDir,
+  serviceEnv,
   nodeArgs: { gateway: profiled('gateway'), catalog: profiled('catalog') },
 });
 let requests = 0;
@@ -107,6 +124,7 @@ try {
 } finally {
   await platform.stop();
   await rm(dataDir, { recursive: true, force: true });
+  for (const drop of drops) await drop();
 }
 
 for (const name of ['gateway', 'catalog']) {

@@ -65,4 +65,48 @@ describe('createCachedAuthenticator', () => {
     expect(keys).toHaveLength(1);
     expect(keys[0]).not.toContain('rbt_secret_credential');
   });
+
+  it('serves warm requests from process memory: no shared-cache round trip after the first lookup', async () => {
+    const { client, calls } = fakeIdentity(user);
+    const shared = createMemoryCache({ prefix: 't:' });
+    const authenticate = createCachedAuthenticator(client, shared, 1000);
+    await authenticate('rbt_token_a');
+    expect(shared.stats.roundTrips).toBe(2); // the miss, then the answer stored for other replicas
+    for (let i = 0; i < 100; i++) await authenticate('rbt_token_a');
+    expect(shared.stats.roundTrips).toBe(2);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("reuses another replica's answer from the shared cache, only until that answer's expiry", async () => {
+    const identityA = fakeIdentity(user);
+    const identityB = fakeIdentity(user);
+    const shared = createMemoryCache({ prefix: 't:' });
+    const replicaA = createCachedAuthenticator(identityA.client, shared, 1000);
+    const replicaB = createCachedAuthenticator(identityB.client, shared, 1000);
+    await replicaA('rbt_token_a');
+    await new Promise((r) => setTimeout(r, 500));
+    // B copies A's entry with the ≤ 500 ms A's answer has left, not a fresh 1000 ms.
+    await replicaB('rbt_token_a');
+    expect(identityB.calls).toHaveLength(0);
+    await new Promise((r) => setTimeout(r, 600));
+    await replicaB('rbt_token_a');
+    expect(identityB.calls).toHaveLength(1);
+  });
+
+  it('hands out frozen principals (one object serves many requests)', async () => {
+    const { client } = fakeIdentity({ ...user, roles: [{ role: 'developer', workspace_id: null }] });
+    const authenticate = createCachedAuthenticator(client, createMemoryCache({ prefix: 't:' }), 1000);
+    const principal = await authenticate('rbt_token_a');
+    expect(Object.isFrozen(principal)).toBe(true);
+    expect(principal.kind === 'user' && Object.isFrozen(principal.roles)).toBe(true);
+    expect(principal.kind === 'user' && Object.isFrozen(principal.roles[0])).toBe(true);
+  });
+
+  it('caches nothing with a TTL of 0', async () => {
+    const { client, calls } = fakeIdentity(user);
+    const authenticate = createCachedAuthenticator(client, createMemoryCache({ prefix: 't:' }), 0);
+    await authenticate('rbt_token_a');
+    await authenticate('rbt_token_a');
+    expect(calls).toHaveLength(2);
+  });
 });
