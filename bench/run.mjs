@@ -12,11 +12,13 @@
  *   and catalog's runbooks.list called directly over tRPC (to isolate the gateway hop).
  * Every scenario is first loaded once (warm-up, not measured). The 0.5x ratio of GET /core/runbooks to
  * the Fastify app is the median of three alternating rounds per connection count.
+ * One service hop: p50 of the platform's list vs the same gateway with catalog's router in process
+ * (tRPC localLink), at 1 and 10 connections, alternating rounds.
  * Paging: 100,000 runbooks in one workspace, links.next walked to the end (first vs last pages).
  * Memory: each service's RSS; with --soak, after 100,000 and after 1,000,000 requests.
  * Also runs bench/resolver.bench.mjs, bench/orchestration.bench.mjs and bench/hop.bench.mjs.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -284,9 +286,49 @@ async function benchEngine(engine) {
     results.unloaded = {
       via_gateway_p50_ms: viaGateway.p50,
       catalog_direct_p50_ms: direct.p50,
-      gateway_hop_added_p50_ms: round(viaGateway.p50 - direct.p50, 3),
+      gateway_layer_and_hop_added_p50_ms: round(viaGateway.p50 - direct.p50, 3),
     };
     log(`unloaded (1 connection): via gateway p50 ${viaGateway.p50} ms, catalog direct ${direct.p50} ms`);
+
+    // One service hop (the issue's "tRPC client → service"): the same GET /core/runbooks through
+    // the platform, and through a gateway that calls catalog's router in its own process (tRPC's
+    // localLink; servers/gateway-local-catalog.mjs) — everything else equal, one hop fewer. p50s
+    // with sub-millisecond resolution, 1 and 10 connections, alternating rounds (median reported).
+    const localPort = await freePort();
+    const localGateway = await startChild(join(here, 'servers/gateway-local-catalog.mjs'), {
+      PORT: String(localPort),
+      PUBLIC_URL: base,
+      IDENTITY_URL: platform.urls.identity,
+      SECRETS_URL: platform.urls.secrets,
+      SERVICE_CREDENTIAL: readFileSync(join(dataDir, 'credentials', 'catalog'), 'utf8').trim(),
+      ...(engine === 'mysql'
+        ? { CATALOG_MYSQL_URL: mysqlUrls.catalog, ...serviceEnv.gateway }
+        : { CATALOG_DB: join(dataDir, 'catalog.sqlite') }),
+    });
+    children.push(localGateway);
+    const localList = { url: `http://127.0.0.1:${localPort}${listPath}`, headers: auth };
+    await autocannon({ ...localList, connections: 64, duration: warmupSeconds });
+    results.service_hop = {};
+    for (const connections of [1, 10]) {
+      const rounds = [];
+      for (let i = 0; i < ratioRounds; i++) {
+        const n = connections === 1 ? 500 : 200;
+        const viaHop = await sequentialLatency({ ...gatewayList, connections, n });
+        const inProcess = await sequentialLatency({ ...localList, connections, n });
+        rounds.push({
+          platform_p50_ms: viaHop.p50,
+          catalog_in_process_p50_ms: inProcess.p50,
+          added_p50_ms: round(viaHop.p50 - inProcess.p50, 3),
+        });
+      }
+      results.service_hop[`c${connections}`] = {
+        rounds,
+        added_p50_ms: median(rounds.map((r) => r.added_p50_ms)),
+      };
+      log(
+        `service hop at ${connections} connection(s): p50 added ${rounds.map((r) => r.added_p50_ms).join(', ')} ms (median ${results.service_hop[`c${connections}`].added_p50_ms})`,
+      );
+    }
     results.rss.after_runs = await rss(pids);
 
     log(`engine ${engine}: paging through ${pagingRows} runbooks`);
@@ -408,7 +450,7 @@ function ratios(result) {
       platform_vs_fastify_app_single_pass: round(platform.rps / fastify.rps, 3),
       platform_vs_bare: round(platform.rps / bare.rps, 3),
       fastify_app_vs_bare: round(fastify.rps / bare.rps, 3),
-      gateway_hop_added_p50_ms: round(platform.p50 - direct.p50, 2),
+      gateway_layer_and_hop_added_p50_ms: round(platform.p50 - direct.p50, 2),
     };
   }
   return out;
@@ -431,6 +473,13 @@ function printTable(result) {
   console.log('ratios:', JSON.stringify(result.ratios, null, 2));
   if (result.authentication) console.log('authentication cost:', JSON.stringify(result.authentication));
   if (result.unloaded) console.log('unloaded, 1 connection:', JSON.stringify(result.unloaded));
+  if (result.service_hop)
+    console.log(
+      'one service hop, p50 added (platform − catalog in the gateway process):',
+      JSON.stringify(
+        Object.fromEntries(Object.entries(result.service_hop).map(([c, r]) => [c, `${r.added_p50_ms} ms`])),
+      ),
+    );
   if (result.paging) console.log('paging:', JSON.stringify(result.paging));
 }
 
