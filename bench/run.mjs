@@ -7,14 +7,16 @@
  *                      [--soak [--soak-total 1000000] [--soak-requests list,task,preview]]
  *
  * Request path (per engine: the embedded default, and MySQL + Redis), at 10 and 64 connections:
- *   bare node:http (same bytes) · one Fastify app (same auth cache + SQL) · the platform's
+ *   bare node:http (same bytes) · one Fastify app (same auth cache + SQL + per-token rate limit;
+ *   also without the limiter) · the platform's
  *   GET /core/runbooks (page of 25), Get a Task, create a task, masked preview of 20 references,
  *   and catalog's runbooks.list called directly over tRPC (to isolate the gateway hop).
  * Every scenario is first loaded once (warm-up, not measured). The 0.5x ratio of GET /core/runbooks to
  * the Fastify app is the median of three alternating rounds per connection count.
  * One service hop: p50 of the platform's list vs the same gateway with catalog's router in process
  * (tRPC localLink), at 1 and 10 connections, alternating rounds.
- * Paging: 100,000 runbooks in one workspace, links.next walked to the end (first vs last pages).
+ * Paging: 100,000 runbooks in one workspace, links.next walked to the end, then an early and a late
+ * cursor page requested alternately (ratio late / early).
  * Memory: each service's RSS; with --soak, after 100,000 and after 1,000,000 requests.
  * Also runs bench/resolver.bench.mjs, bench/orchestration.bench.mjs and bench/hop.bench.mjs.
  */
@@ -81,16 +83,19 @@ async function seedRunbooks(catalogDb, workspaceId, count) {
   }
 }
 
+/** Follows `links.next` from `firstUrl` to the last page; the latency (ms) and URL of every page. */
 async function walk(token, firstUrl) {
   const latencies = [];
+  const urls = [];
   let next = firstUrl;
   while (next) {
     const started = performance.now();
     const doc = await fetch(next, { headers: { authorization: `Bearer ${token}` } }).then(json);
     latencies.push(performance.now() - started);
+    urls.push(next);
     next = doc.links.next;
   }
-  return latencies;
+  return { latencies, urls };
 }
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -101,9 +106,9 @@ async function benchEngine(engine) {
   const drops = [];
   const serviceEnv = {};
   const mysqlUrls = {};
+  // Runs share one Redis: a unique prefix keeps another run's ciphertext and counters out of this one.
+  const prefix = `rbbench:${Date.now().toString(36)}:`;
   if (engine === 'mysql') {
-    // Runs share one Redis: a unique prefix keeps another run's ciphertext and counters out of this one.
-    const prefix = `rbbench:${Date.now().toString(36)}:`;
     for (const service of ['identity', 'secrets', 'catalog']) {
       const db = await createEmptyMysqlDatabase();
       drops.push(db.drop);
@@ -133,11 +138,21 @@ async function benchEngine(engine) {
       engine === 'mysql'
         ? { IDENTITY_MYSQL_URL: mysqlUrls.identity, CATALOG_MYSQL_URL: mysqlUrls.catalog }
         : { IDENTITY_DB: join(dataDir, 'identity.sqlite'), CATALOG_DB: join(dataDir, 'catalog.sqlite') };
+    // The baseline does the platform's edge work too: per-token rate limiting with the gateway's
+    // library and store (Redis on MySQL + Redis). The same app without a limiter is measured beside it.
     const fastifyApp = await startChild(join(here, 'servers/fastify-app.mjs'), {
       PORT: String(fastifyPort),
+      RATE_LIMIT: '1',
+      ...(engine === 'mysql' ? { REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${prefix}baseline-rate-limit:` } : {}),
       ...fastifyEnv,
     });
     children.push(fastifyApp);
+    const fastifyNoLimitPort = await freePort();
+    const fastifyAppNoLimit = await startChild(join(here, 'servers/fastify-app.mjs'), {
+      PORT: String(fastifyNoLimitPort),
+      ...fastifyEnv,
+    });
+    children.push(fastifyAppNoLimit);
 
     const catalogInput = encodeURIComponent(JSON.stringify({ workspace_id: data.workspaceId, page: { size: 25 } }));
     const scenarios = [
@@ -153,6 +168,13 @@ async function benchEngine(engine) {
         url: `http://127.0.0.1:${fastifyPort}${listPath}`,
         headers: auth,
         pids: { fastify: fastifyApp.pid },
+      },
+      {
+        name: 'single Fastify app without rate limiting',
+        target: 'baseline',
+        url: `http://127.0.0.1:${fastifyNoLimitPort}${listPath}`,
+        headers: auth,
+        pids: { fastify: fastifyAppNoLimit.pid },
       },
       { name: 'GET /core/runbooks', target: 'platform', url: `${base}${listPath}`, headers: auth, pids },
       {
@@ -212,22 +234,26 @@ async function benchEngine(engine) {
     // The 0.5x target, measured in alternating rounds (Fastify app, then the platform, `ratioRounds`
     // times per connection count) so drift of a shared machine hits both alike; the median ratio is reported.
     const fastifyList = scenarios.find((s) => s.name === 'single Fastify app: GET /core/runbooks');
+    const fastifyNoLimitList = scenarios.find((s) => s.name === 'single Fastify app without rate limiting');
     const platformList = scenarios.find((s) => s.name === 'GET /core/runbooks');
     results.list_ratio_rounds = {};
     for (const connections of [10, 64]) {
       const rounds = [];
       for (let i = 0; i < ratioRounds; i++) {
         const app = await measure({ ...fastifyList, connections, duration, warmup: 1 });
+        const appNoLimit = await measure({ ...fastifyNoLimitList, connections, duration, warmup: 1 });
         const platformRun = await measure({ ...platformList, connections, duration, warmup: 1 });
         rounds.push({
           fastify_app_rps: app.rps,
+          fastify_app_without_rate_limit_rps: appNoLimit.rps,
           platform_rps: platformRun.rps,
           ratio: round(platformRun.rps / app.rps, 3),
+          ratio_to_app_without_rate_limit: round(platformRun.rps / appNoLimit.rps, 3),
         });
       }
       results.list_ratio_rounds[`c${connections}`] = rounds;
       log(
-        `${engine} c=${connections} GET /core/runbooks / Fastify app, alternating rounds: ${rounds.map((r) => r.ratio).join(', ')} (median ${median(rounds.map((r) => r.ratio))})`,
+        `${engine} c=${connections} GET /core/runbooks / Fastify app, alternating rounds: ${rounds.map((r) => r.ratio).join(', ')} (median ${median(rounds.map((r) => r.ratio))}); / the app without rate limiting: ${rounds.map((r) => r.ratio_to_app_without_rate_limit).join(', ')} (median ${median(rounds.map((r) => r.ratio_to_app_without_rate_limit))})`,
       );
     }
 
@@ -311,8 +337,9 @@ async function benchEngine(engine) {
     results.service_hop = {};
     for (const connections of [1, 10]) {
       const rounds = [];
-      for (let i = 0; i < ratioRounds; i++) {
-        const n = connections === 1 ? 500 : 200;
+      // Five rounds: at 10 connections a p50 moves by whole milliseconds when the machine hiccups.
+      for (let i = 0; i < 5; i++) {
+        const n = connections === 1 ? 500 : 400;
         const viaHop = await sequentialLatency({ ...gatewayList, connections, n });
         const inProcess = await sequentialLatency({ ...localList, connections, n });
         rounds.push({
@@ -344,9 +371,26 @@ async function benchEngine(engine) {
     }).then(json);
     await seedRunbooks(catalogDb, deepWs.data.id, pagingRows);
     await catalogDb.destroy();
-    const latencies = await walk(token, `${base}/core/runbooks?workspace_id=${deepWs.data.id}&page[size]=25`);
+    const { latencies, urls: pageUrls } = await walk(
+      token,
+      `${base}/core/runbooks?workspace_id=${deepWs.data.id}&page[size]=25`,
+    );
     const firstPages = latencies.slice(1, 51);
     const lastPages = latencies.slice(-50);
+    // The walk's first and last pages are seconds apart, so machine drift lands in their ratio; the
+    // verdict alternates requests for an early and a late cursor page (the same links.next URLs).
+    const earlyPage = [];
+    const latePage = [];
+    for (let i = 0; i < 100; i++) {
+      for (const [url, into] of [
+        [pageUrls[2], earlyPage],
+        [pageUrls[pageUrls.length - 2], latePage],
+      ]) {
+        const started = performance.now();
+        await fetch(url, { headers: auth }).then(json);
+        into.push(performance.now() - started);
+      }
+    }
     const deepOffset = [];
     for (let i = 0; i < 20; i++) {
       const started = performance.now();
@@ -361,12 +405,15 @@ async function benchEngine(engine) {
       pages: latencies.length,
       first_pages_ms: round(mean(firstPages), 3),
       last_pages_ms: round(mean(lastPages), 3),
-      ratio_last_to_first: round(mean(lastPages) / mean(firstPages), 3),
+      walk_ratio_last_to_first: round(mean(lastPages) / mean(firstPages), 3),
+      early_cursor_page_ms: round(mean(earlyPage), 3),
+      late_cursor_page_ms: round(mean(latePage), 3),
+      ratio_last_to_first: round(mean(latePage) / mean(earlyPage), 3),
       first_page_with_count_ms: round(latencies[0], 3),
       deep_page_number_ms: round(mean(deepOffset), 3),
     };
     log(
-      `paging: first pages ${results.paging.first_pages_ms} ms, last pages ${results.paging.last_pages_ms} ms (ratio ${results.paging.ratio_last_to_first}); page[number]=${Math.floor(pagingRows / 25)} costs ${results.paging.deep_page_number_ms} ms`,
+      `paging: page 3 ${results.paging.early_cursor_page_ms} ms, page ${pageUrls.length - 1} ${results.paging.late_cursor_page_ms} ms alternating (ratio ${results.paging.ratio_last_to_first}); during the walk, first pages ${results.paging.first_pages_ms} ms, last ${results.paging.last_pages_ms} ms; page[number]=${Math.floor(pagingRows / 25)} costs ${results.paging.deep_page_number_ms} ms`,
     );
 
     if (args.soak) {
@@ -447,6 +494,9 @@ function ratios(result) {
       platform_vs_fastify_app: rounds.length
         ? median(rounds.map((r) => r.ratio))
         : round(platform.rps / fastify.rps, 3),
+      platform_vs_fastify_app_without_rate_limit: rounds.length
+        ? median(rounds.map((r) => r.ratio_to_app_without_rate_limit))
+        : null,
       platform_vs_fastify_app_single_pass: round(platform.rps / fastify.rps, 3),
       platform_vs_bare: round(platform.rps / bare.rps, 3),
       fastify_app_vs_bare: round(fastify.rps / bare.rps, 3),

@@ -3,10 +3,16 @@
  * `GET /core/runbooks` doing the same work as the platform's request path in one process: the
  * bearer token checked against the same kind of cache (in-process, 1 s TTL, SHA-256 key) backed by
  * identity's tables, the same SQL for the page (via the same `paginate`), and the same JSON:API
- * document. Env: PORT, IDENTITY_DB / CATALOG_DB (SQLite file) or IDENTITY_MYSQL_URL / CATALOG_MYSQL_URL.
+ * document. With RATE_LIMIT=1 it also limits requests per bearer token as the gateway does
+ * (@fastify/rate-limit, keyed by the token's SHA-256, one-minute window, a limit nobody reaches),
+ * with its counters in Redis when REDIS_URL is set — the same store, and the same round trip, as
+ * the gateway's limiter on MySQL + Redis; in process memory otherwise.
+ * Env: PORT, IDENTITY_DB / CATALOG_DB (SQLite file) or IDENTITY_MYSQL_URL / CATALOG_MYSQL_URL,
+ * RATE_LIMIT, REDIS_URL, RATE_LIMIT_REDIS_PREFIX.
  */
 import { createHash } from 'node:crypto';
-import { createMemoryCache } from '@runbook/cache';
+import fastifyRateLimit from '@fastify/rate-limit';
+import { createMemoryCache, createRedisClient } from '@runbook/cache';
 import { createDb, paginate } from '@runbook/db';
 import Fastify from 'fastify';
 
@@ -50,6 +56,20 @@ async function authenticate(header) {
 
 const iso = (ms) => new Date(Number(ms)).toISOString();
 const app = Fastify({ logger: false });
+if (process.env.RATE_LIMIT === '1') {
+  const redis = process.env.REDIS_URL ? createRedisClient(process.env.REDIS_URL) : undefined;
+  await app.register(fastifyRateLimit, {
+    max: 1_000_000_000,
+    timeWindow: 60_000,
+    skipOnError: true,
+    keyGenerator: (req) =>
+      `t:${createHash('sha256')
+        .update(req.headers.authorization ?? '')
+        .digest('base64url')}`,
+    ...(redis ? { redis, nameSpace: process.env.RATE_LIMIT_REDIS_PREFIX ?? 'baseline:rate-limit:' } : {}),
+  });
+  if (redis) app.addHook('onClose', async () => void redis.disconnect());
+}
 app.get('/core/runbooks', async (req, reply) => {
   const principal = await authenticate(req.headers.authorization);
   if (!principal)
