@@ -1,4 +1,5 @@
 import { createMemoryCache } from '@runbook/cache';
+import { createTestCache, redisCommands, redisTestUrl, testCaches, uniquePrefix } from '@runbook/cache/testing';
 import type { Principal } from '@runbook/contracts';
 import { describe, expect, it } from 'vitest';
 import { createCachedAuthenticator, type IdentityClient } from './client.js';
@@ -108,5 +109,36 @@ describe('createCachedAuthenticator', () => {
     await authenticate('rbt_token_a');
     await authenticate('rbt_token_a');
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe.each(await testCaches())('createCachedAuthenticator on the %s cache', (kind) => {
+  it('costs the shared cache two round trips per credential per TTL (miss, store) and none when warm', async () => {
+    const prefix = uniquePrefix();
+    const shared = await createTestCache(kind, prefix);
+    try {
+      const { client, calls } = fakeIdentity(user);
+      const authenticate = createCachedAuthenticator(client, shared, 1000);
+      await Promise.all(Array.from({ length: 20 }, () => authenticate('rbt_token_a')));
+      expect(shared.stats.roundTrips).toBe(2);
+      for (let i = 0; i < 200; i++) await authenticate('rbt_token_a');
+      expect(shared.stats.roundTrips).toBe(2);
+      expect(calls).toHaveLength(1);
+      // A second replica on the same shared cache: one GET, no identity call.
+      const replica = createCachedAuthenticator(fakeIdentity(user).client, shared, 1000);
+      await replica('rbt_token_a');
+      expect(shared.stats.roundTrips).toBe(3);
+      if (kind === 'redis') {
+        const [keys] = (await redisCommands(redisTestUrl(), [['KEYS', `${prefix}*`]])) as [string[]];
+        expect(keys).toHaveLength(1);
+        expect(keys[0]).not.toContain('rbt_token_a');
+        const [ttl] = (await redisCommands(redisTestUrl(), [['PTTL', keys[0] as string]])) as [number];
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(1000);
+        await redisCommands(redisTestUrl(), [['DEL', ...keys]]);
+      }
+    } finally {
+      await shared.close();
+    }
   });
 });

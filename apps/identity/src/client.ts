@@ -45,7 +45,7 @@ const deepFreeze = (principal: Principal): Principal => {
  * it + `ttlMs`, in either tier (an in-process entry copied from the shared one keeps the shared
  * entry's expiry, capped at `ttlMs` against clock skew): the revocation bound holds however the
  * answer travelled. The credential is only ever a SHA-256 key, never stored. Principals returned are
- * frozen (one object serves many requests).
+ * frozen (one object serves many requests). Rationale: docs/adr/0008-authentication-cache-tiers.md.
  * @throws {AppError} 401 from identity; 503 `service_unavailable` when identity cannot be reached.
  */
 export function createCachedAuthenticator(client: IdentityClient, cache: Cache, ttlMs = 1000) {

@@ -7,8 +7,15 @@
  * (tests fail instead of skipping) when `RUNBOOK_REQUIRE_REDIS=1`.
  */
 import { randomBytes } from 'node:crypto';
-import { type Cache, createMemoryCache, createRedisCache } from '@runbook/cache';
-import { redisCommands } from '@runbook/cache/testing';
+import type { Cache } from '@runbook/cache';
+import {
+  type CacheKind,
+  createTestCache,
+  redisCommands,
+  redisTestUrl,
+  testCaches,
+  uniquePrefix,
+} from '@runbook/cache/testing';
 import { AppError, type Principal, unauthorized } from '@runbook/contracts';
 import type { Dialect } from '@runbook/db';
 import { createTestDatabase } from '@runbook/db/testing';
@@ -82,11 +89,8 @@ export function testKeyring(ids: string[] = ['k1']): Keyring {
 
 // ── Redis ────────────────────────────────────────────────────────────────────────────────────
 
-/** Which cache implementation a test runs on. */
-export type CacheKind = 'memory' | 'redis';
-
-/** The Redis used by tests. */
-export const redisTestUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+// The cache kinds and test caches live in @runbook/cache/testing; re-exported for the secrets tests.
+export { type CacheKind, createTestCache, redisTestUrl, testCaches, uniquePrefix };
 
 /** Every `[key, value]` stored in Redis under `prefix`. */
 export async function redisEntries(prefix: string): Promise<Array<[string, string | null]>> {
@@ -94,41 +98,6 @@ export async function redisEntries(prefix: string): Promise<Array<[string, strin
   if (keys.length === 0) return [];
   const [values] = (await redisCommands(redisTestUrl(), [['MGET', ...keys]])) as [Array<string | null>];
   return keys.map((k, i) => [k, values[i] ?? null]);
-}
-
-let redisReachable: boolean | undefined;
-
-/**
- * The caches tests must run on: `['memory']`, plus `'redis'` when it answers or when
- * `RUNBOOK_REQUIRE_REDIS=1` (then an unreachable Redis fails the tests).
- */
-export async function testCaches(): Promise<CacheKind[]> {
-  if (process.env.RUNBOOK_REQUIRE_REDIS === '1') return ['memory', 'redis'];
-  redisReachable ??= await redisCommands(redisTestUrl(), [['PING']]).then(
-    (r) => r[0] === 'PONG',
-    () => false,
-  );
-  return redisReachable ? ['memory', 'redis'] : ['memory'];
-}
-
-/** A unique key prefix for one test run. */
-export const uniquePrefix = () => `rbtest:${randomBytes(6).toString('hex')}:`;
-
-/**
- * A cache of `kind` under `prefix`. A Redis cache is returned once connected.
- * @throws {Error} when Redis does not connect within 3 s.
- */
-export async function createTestCache(kind: CacheKind, prefix: string, url = redisTestUrl()): Promise<Cache> {
-  if (kind === 'memory') return createMemoryCache({ prefix });
-  const cache = createRedisCache(url, { prefix, commandTimeoutMs: 2000 });
-  for (let i = 0; i < 60; i++) {
-    if (await cache.ping()) return cache;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  await cache.close();
-  throw new Error(
-    `Redis at ${url} is not reachable (required: RUNBOOK_REQUIRE_REDIS=${process.env.RUNBOOK_REQUIRE_REDIS ?? ''})`,
-  );
 }
 
 // ── Test kit ─────────────────────────────────────────────────────────────────────────────────

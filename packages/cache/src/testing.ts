@@ -2,7 +2,9 @@
  * Test helpers: raw Redis commands for tests that must look at what services stored (the
  * `Cache` interface deliberately cannot list keys). Used by service and end-to-end tests.
  */
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { type Cache, createMemoryCache, createRedisCache } from './index.js';
 
 /** A decoded RESP2 reply. */
 export type Reply = string | number | null | Error | Reply[];
@@ -71,4 +73,42 @@ export async function redisDump(
 export async function redisDeletePrefix(url: string, prefix: string): Promise<void> {
   const [keys] = (await redisCommands(url, [['KEYS', `${prefix}*`]])) as [string[]];
   if (keys.length > 0) await redisCommands(url, [['DEL', ...keys]]);
+}
+
+/** Which cache implementation a test runs on. */
+export type CacheKind = 'memory' | 'redis';
+
+/** The Redis used by tests: `REDIS_URL`, default `redis://127.0.0.1:6379`. */
+export const redisTestUrl = (): string => process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+let redisReachable: boolean | undefined;
+
+/**
+ * The caches tests must run on: `['memory']`, plus `'redis'` when it answers or when
+ * `RUNBOOK_REQUIRE_REDIS=1` (then an unreachable Redis fails the tests instead of skipping them).
+ */
+export async function testCaches(): Promise<CacheKind[]> {
+  if (process.env.RUNBOOK_REQUIRE_REDIS === '1') return ['memory', 'redis'];
+  redisReachable ??= await redisAnswers(redisTestUrl());
+  return redisReachable ? ['memory', 'redis'] : ['memory'];
+}
+
+/** A unique key prefix for one test run (`rbtest:<12 hex>:`). */
+export const uniquePrefix = () => `rbtest:${randomBytes(6).toString('hex')}:`;
+
+/**
+ * A cache of `kind` under `prefix`. A Redis cache is returned once connected.
+ * @throws {Error} when Redis does not connect within 3 s.
+ */
+export async function createTestCache(kind: CacheKind, prefix: string, url = redisTestUrl()): Promise<Cache> {
+  if (kind === 'memory') return createMemoryCache({ prefix });
+  const cache = createRedisCache(url, { prefix, commandTimeoutMs: 2000 });
+  for (let i = 0; i < 60; i++) {
+    if (await cache.ping()) return cache;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await cache.close();
+  throw new Error(
+    `Redis at ${url} is not reachable (required: RUNBOOK_REQUIRE_REDIS=${process.env.RUNBOOK_REQUIRE_REDIS ?? ''})`,
+  );
 }
