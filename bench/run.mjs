@@ -11,6 +11,8 @@
  *   also without the limiter) · the platform's
  *   GET /core/runbooks (page of 25), Get a Task, create a task, masked preview of 20 references,
  *   and catalog's runbooks.list called directly over tRPC (to isolate the gateway hop).
+ *   CPU per request of every process involved (on MySQL + Redis: MariaDB and Redis too) and the
+ *   share of the machine's cores busy while each scenario ran.
  * Every scenario is first loaded once (warm-up, not measured). The 0.5x ratio of GET /core/runbooks to
  * the Fastify app is the median of five alternating rounds per connection count.
  * One service hop: p50 of the platform's list vs the same gateway with catalog's router in process
@@ -30,6 +32,7 @@ import { createDb } from '@runbook/db';
 import { createEmptyMysqlDatabase } from '@runbook/db/testing';
 import autocannon from 'autocannon';
 import {
+  databaseServerPids,
   freePort,
   measure,
   round,
@@ -126,6 +129,11 @@ async function benchEngine(engine) {
     const auth = { authorization: `Bearer ${token}` };
     const data = await seed(base, token);
     const pids = Object.fromEntries(Object.entries(platform.children).map(([n, c]) => [n, c.pid]));
+    // On MySQL + Redis the database and Redis servers' CPU per request is reported too (not their RSS).
+    const serverPids = engine === 'mysql' ? await databaseServerPids({ mysqlUrl: mysqlUrls.catalog, redisUrl }) : {};
+    if (engine === 'mysql' && !(serverPids.mysqld && serverPids.redis))
+      log('MariaDB or Redis is not a local process: its CPU per request is not reported');
+    const loadPids = { ...pids, ...serverPids };
     const listPath = `/core/runbooks?workspace_id=${data.workspaceId}&page[size]=25`;
 
     const bodyFile = join(dataDir, 'runbooks-response.json');
@@ -167,29 +175,29 @@ async function benchEngine(engine) {
         target: 'baseline',
         url: `http://127.0.0.1:${fastifyPort}${listPath}`,
         headers: auth,
-        pids: { fastify: fastifyApp.pid },
+        pids: { fastify: fastifyApp.pid, ...serverPids },
       },
       {
         name: 'single Fastify app without rate limiting',
         target: 'baseline',
         url: `http://127.0.0.1:${fastifyNoLimitPort}${listPath}`,
         headers: auth,
-        pids: { fastify: fastifyAppNoLimit.pid },
+        pids: { fastify: fastifyAppNoLimit.pid, ...serverPids },
       },
-      { name: 'GET /core/runbooks', target: 'platform', url: `${base}${listPath}`, headers: auth, pids },
+      { name: 'GET /core/runbooks', target: 'platform', url: `${base}${listPath}`, headers: auth, pids: loadPids },
       {
         name: 'catalog runbooks.list over tRPC (no gateway)',
         target: 'platform',
         url: `${platform.urls.catalog}/trpc/runbooks.list?input=${catalogInput}`,
         headers: auth,
-        pids: { catalog: pids.catalog, identity: pids.identity },
+        pids: { catalog: pids.catalog, identity: pids.identity, ...serverPids },
       },
       {
         name: 'Get a Task',
         target: 'platform',
         url: `${base}/core/runbooks/${data.runbookId}/tasks/${data.taskId}`,
         headers: auth,
-        pids,
+        pids: loadPids,
       },
       {
         name: 'create a task',
@@ -198,7 +206,7 @@ async function benchEngine(engine) {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ data: { type: 'task', attributes: { name: 'Benchmark task', duration: 30 } } }),
-        pids,
+        pids: loadPids,
       },
       {
         name: 'preview, 20 references',
@@ -207,7 +215,7 @@ async function benchEngine(engine) {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
         body: JSON.stringify({ data: { template: data.template, context: 'json' } }),
-        pids,
+        pids: loadPids,
       },
     ];
     // Steady state before anything is measured: every scenario once under load, so each process
@@ -249,6 +257,10 @@ async function benchEngine(engine) {
           platform_rps: platformRun.rps,
           ratio: round(platformRun.rps / app.rps, 3),
           ratio_to_app_without_rate_limit: round(platformRun.rps / appNoLimit.rps, 3),
+          fastify_app_cpu_ms_per_request: app.cpuMsPerRequest,
+          platform_cpu_ms_per_request: platformRun.cpuMsPerRequest,
+          fastify_app_machine_busy: app.machineBusy,
+          platform_machine_busy: platformRun.machineBusy,
         });
       }
       results.list_ratio_rounds[`c${connections}`] = rounds;
@@ -517,6 +529,7 @@ function printTable(result) {
     'CPU ms/req': Object.entries(r.cpuMsPerRequest)
       .map(([k, v]) => `${k} ${v}`)
       .join(', '),
+    'machine busy': r.machineBusy === null ? '' : `${Math.round(r.machineBusy * 100)} %`,
     'non-2xx': r.non2xx,
   }));
   console.log(`\n## ${result.engine === 'mysql' ? 'MySQL + Redis' : 'embedded default (SQLite, in-process cache)'}`);

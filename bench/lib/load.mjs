@@ -1,7 +1,9 @@
 /**
- * Load generation (autocannon) with CPU accounting of the server processes (pidusage).
+ * Load generation (autocannon) with CPU accounting of the server processes (pidusage) and of the
+ * whole machine (Linux `/proc/stat`).
  */
 import { fork } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import autocannon from 'autocannon';
 import pidusage from 'pidusage';
@@ -42,7 +44,9 @@ export function stopChild(child) {
  * @param {number} o.connections
  * @param {number} o.duration seconds
  * @param {Record<string, number>} o.pids process name → pid, for CPU per request
- * @returns {Promise<{rps:number,p50:number,p99:number,requests:number,errors:number,non2xx:number,cpuMsPerRequest:Record<string,number>}>}
+ * @returns {Promise<{rps:number,p50:number,p99:number,requests:number,errors:number,non2xx:number,cpuMsPerRequest:Record<string,number>,machineBusy:number|null}>}
+ *   `machineBusy`: share (0–1) of all cores' time not idle while the load ran (every process on the
+ *   machine, the load generator included); null where `/proc/stat` is not readable.
  */
 export async function measure({
   url,
@@ -57,7 +61,9 @@ export async function measure({
   const options = { url, connections, method, headers, ...(body ? { body } : {}) };
   await autocannon({ ...options, duration: warmup });
   const before = await cpuTimes(pids);
+  const machineBefore = await machineTimes();
   const result = await autocannon({ ...options, duration });
+  const machineAfter = await machineTimes();
   const after = await cpuTimes(pids);
   const requests = result.requests.total;
   const cpuMsPerRequest = Object.fromEntries(
@@ -71,7 +77,62 @@ export async function measure({
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     cpuMsPerRequest,
+    machineBusy:
+      machineBefore && machineAfter
+        ? round(1 - (machineAfter.idle - machineBefore.idle) / (machineAfter.total - machineBefore.total), 3)
+        : null,
   };
+}
+
+/** Idle and total jiffies of all cores (first line of `/proc/stat`), or null off Linux. */
+async function machineTimes() {
+  try {
+    const fields = (await readFile('/proc/stat', 'utf8')).split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal …: idle and iowait are not busy.
+    return { idle: fields[3] + fields[4], total: fields.slice(0, 8).reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Pids of the local MariaDB/MySQL and Redis servers the MySQL + Redis engine talks to, so their CPU
+ * per request is reported beside the Node processes' (the database does the same query for the
+ * platform and the baseline; what it costs per request under each is part of the comparison).
+ * Only for servers on this machine: MariaDB's `@@pid_file` and Redis's `INFO server` `process_id`
+ * name them. A server that cannot be asked is left out (logged by the caller, not fatal).
+ * @param {{mysqlUrl: string, redisUrl: string}} o
+ * @returns {Promise<Record<string, number>>} `{ mysqld?: pid, redis?: pid }`
+ */
+export async function databaseServerPids({ mysqlUrl, redisUrl }) {
+  const { createDb, sql } = await import('@runbook/db');
+  const { createRedisClient } = await import('@runbook/cache');
+  const pids = {};
+  const db = createDb({ dialect: 'mysql', url: mysqlUrl });
+  try {
+    const { rows } = await sql`select @@pid_file as pid_file`.execute(db);
+    const pid = Number((await readFile(rows[0].pid_file, 'utf8')).trim());
+    if (Number.isSafeInteger(pid) && pid > 0) pids.mysqld = pid;
+  } catch {
+    /* not local, or the pid file is not readable */
+  } finally {
+    await db.destroy();
+  }
+  const redis = createRedisClient(redisUrl);
+  try {
+    // The platform's client has no offline queue: wait until it is connected.
+    await new Promise((resolve, reject) => {
+      redis.once('ready', resolve);
+      setTimeout(() => reject(new Error('Redis not ready')), 2000).unref();
+    });
+    const pid = Number(/process_id:(\d+)/.exec(await redis.info('server'))?.[1]);
+    if (Number.isSafeInteger(pid) && pid > 0) pids.redis = pid;
+  } catch {
+    /* not reachable */
+  } finally {
+    redis.disconnect();
+  }
+  return pids;
 }
 
 async function cpuTimes(pids) {
