@@ -3,7 +3,12 @@ import { buildOpenApiDocument } from './openapi.js';
 import { gatewayRouter } from './router.js';
 
 const doc = buildOpenApiDocument('http://127.0.0.1:3000');
-type Operation = { operationId: string; responses: Record<string, unknown>; security?: unknown };
+type Operation = {
+  operationId: string;
+  responses: Record<string, unknown>;
+  security?: unknown;
+  requestBody?: { required?: boolean };
+};
 const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
   Object.entries(item as Record<string, Operation>).map(([method, op]) => ({ path, method, op })),
 );
@@ -37,5 +42,20 @@ describe('OpenAPI document', () => {
       }
       expect(op.security).toEqual([{ bearerAuth: [] }]);
     }
+  });
+
+  it('marks a request body required exactly when the request cannot be sent without one', () => {
+    const optional = operations.filter(({ op }) => op.requestBody && op.requestBody.required === false);
+    // The run actions take an optional `{"meta": …}`; the orchestration e2e suite sends them bodiless.
+    expect(optional.map(({ method, path }) => `${method} ${path}`).sort()).toEqual([
+      'patch /core/runbooks/{id}/cancel',
+      'patch /core/runbooks/{id}/pause',
+      'patch /core/runbooks/{id}/resume',
+      'patch /core/runbooks/{id}/start',
+    ]);
+    const create = operations.find(({ method, path }) => method === 'post' && path === '/core/runbooks');
+    expect(create?.op.requestBody?.required).toBe(true);
+    const skip = operations.find(({ path }) => path === '/core/runbooks/{runbook_id}/tasks/{id}/skip');
+    expect(skip?.op.requestBody?.required).toBe(true);
   });
 });

@@ -85,5 +85,24 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       ...errors,
     };
   }
+  markOptionalBodies(doc);
   return addRequestBodyExamples(doc);
+}
+
+type BodyOperation = {
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
+};
+
+/**
+ * trpc-to-openapi marks every JSON request body `required`. A body none of whose properties is
+ * required (the run actions' optional `{"meta": …}`) may be left out — the gateway then takes the
+ * input as `{}` — so its `requestBody.required` is set to false (OpenAPI 3.1 §4.8.13).
+ */
+function markOptionalBodies(doc: OpenAPIObject): void {
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const op of Object.values(item as Record<string, BodyOperation>)) {
+      const schema = op?.requestBody?.content?.['application/json']?.schema;
+      if (op?.requestBody && schema && !schema.required?.length) op.requestBody.required = false;
+    }
+  }
 }
