@@ -14,6 +14,8 @@ export const catalogEnvSchema = z.object({
   SECRETS_URL: serviceUrl.optional(),
   /** Catalog's own service credential, presented to identity and secrets. */
   SERVICE_CREDENTIAL: z.string().min(1),
+  /** Authentication results are reused for this long (ms); bounds how late a revocation takes effect here. */
+  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   /** How long a claimed job is reserved before another worker may re-run it (ms). Integration timeouts are capped at half of it. */
   CATALOG_JOB_LEASE_MS: ms(d.leaseMs, 1000),
   /** How often an idle worker looks for due jobs (ms). */

@@ -24,9 +24,13 @@ const identity = createIdentityClient(env.IDENTITY_URL, env.SERVICE_CREDENTIAL);
 let wakeWorker = () => {};
 const deps: CatalogDeps = {
   db,
-  // Principals are reused for identity's documented bound (1 s), so a revoked token stops working here within it;
+  // Principals are reused for AUTH_CACHE_TTL_MS (1 s), so a revoked token stops working here within it;
   // with REDIS_URL they are shared by every replica and service (same key space as secrets').
-  authenticate: createCachedAuthenticator(identity, createCache(env.REDIS_URL, { prefix: 'runbook:auth:' })),
+  authenticate: createCachedAuthenticator(
+    identity,
+    createCache(env.REDIS_URL, { prefix: `${env.REDIS_PREFIX}auth:` }),
+    env.AUTH_CACHE_TTL_MS,
+  ),
   directory: createIdentityDirectory(identity),
   logger,
   now: Date.now,

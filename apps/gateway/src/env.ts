@@ -1,5 +1,5 @@
 /** Gateway environment, parsed once by `index.ts`. */
-import { logLevel, port, serviceUrl } from '@runbook/config';
+import { logLevel, port, redisPrefix, serviceUrl } from '@runbook/config';
 import { z } from 'zod';
 
 export const gatewayEnvSchema = z.object({
@@ -31,7 +31,9 @@ export const gatewayEnvSchema = z.object({
     .transform((v) =>
       v === undefined || v === 'false' ? false : v === 'true' ? true : /^\d+$/.test(v) ? Number(v) : v,
     ),
-  /** Prefix of the rate-limit keys in Redis. */
-  RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).default('runbook:gateway:rate-limit:'),
+  /** This platform's prefix in Redis (see `redisPrefix` in @runbook/config). */
+  REDIS_PREFIX: redisPrefix,
+  /** Prefix of the rate-limit keys in Redis; default `<REDIS_PREFIX>gateway:rate-limit:`. */
+  RATE_LIMIT_REDIS_PREFIX: z.string().min(1).max(100).optional(),
 });
 export type GatewayEnv = z.infer<typeof gatewayEnvSchema>;

@@ -22,7 +22,7 @@ const server = await createServer(
       perTokenPerMinute: env.RATE_LIMIT_PER_MINUTE,
       perIpPerMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
       redis: env.REDIS_URL ? createRedisClient(env.REDIS_URL) : undefined,
-      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,
+      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX ?? `${env.REDIS_PREFIX}gateway:rate-limit:`,
     },
   },
   { bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: env.TRUST_PROXY },

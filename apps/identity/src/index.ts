@@ -31,7 +31,7 @@ const deps: IdentityDeps = {
   db,
   // Redis when REDIS_URL is set: a revocation on one replica then clears the entry every replica reads.
   authCache: createCache(env.REDIS_URL, {
-    prefix: 'runbook:identity:',
+    prefix: `${env.REDIS_PREFIX}identity:`,
     onError: (reason) => {
       if (Date.now() - lastCacheWarning < 10_000) return;
       lastCacheWarning = Date.now();

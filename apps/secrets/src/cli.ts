@@ -62,7 +62,7 @@ try {
   process.exit(1);
 }
 const db = createDb<Database>(databaseConfigFromEnv('secrets', env));
-const cache = createCache(env.REDIS_URL, { prefix: env.SECRETS_CACHE_PREFIX });
+const cache = createCache(env.REDIS_URL, { prefix: env.SECRETS_CACHE_PREFIX ?? `${env.REDIS_PREFIX}secrets:` });
 try {
   await migrateToLatest(db, migrations);
   const deps: SecretsDeps = {

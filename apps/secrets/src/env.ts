@@ -22,8 +22,8 @@ const storageEnv = {
    * long an entry filled by a read racing a write on another replica can stay stale.
    */
   SECRETS_CACHE_TTL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(60_000),
-  /** Prefix of every cache key and channel (shared Redis). */
-  SECRETS_CACHE_PREFIX: z.string().min(1).max(100).default('runbook:secrets:'),
+  /** Prefix of every parameter cache key and channel (shared Redis); default `<REDIS_PREFIX>secrets:`. */
+  SECRETS_CACHE_PREFIX: z.string().min(1).max(100).optional(),
 };
 
 /** Server environment. */

@@ -20,7 +20,7 @@ let lastCacheWarning = 0;
 const deps: SecretsDeps = {
   db,
   cache: createCache(env.REDIS_URL, {
-    prefix: env.SECRETS_CACHE_PREFIX,
+    prefix: env.SECRETS_CACHE_PREFIX ?? `${env.REDIS_PREFIX}secrets:`,
     // At most one warning per 10 s while Redis is down; requests fall back to the database meanwhile.
     onError: (reason) => {
       if (Date.now() - lastCacheWarning < 10_000) return;
@@ -32,7 +32,7 @@ const deps: SecretsDeps = {
   authenticate: createCachedAuthenticator(
     createIdentityClient(env.IDENTITY_URL, env.SERVICE_CREDENTIAL),
     // Shared by every replica and service when REDIS_URL is set (same key space as catalog's).
-    createCache(env.REDIS_URL, { prefix: 'runbook:auth:' }),
+    createCache(env.REDIS_URL, { prefix: `${env.REDIS_PREFIX}auth:` }),
     env.AUTH_CACHE_TTL_MS,
   ),
   logger,

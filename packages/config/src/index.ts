@@ -45,12 +45,24 @@ export const flag = (defaultValue: boolean) =>
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
 
 /**
+ * `REDIS_PREFIX` (default `runbook:`): the start of every key and channel a service of this platform
+ * uses in Redis — identity's authentication cache (`<prefix>identity:`), the authentication tier
+ * of secrets and catalog (`<prefix>auth:`), secrets' parameter cache (`<prefix>secrets:` unless
+ * `SECRETS_CACHE_PREFIX` says otherwise) and the gateway's rate-limit counters
+ * (`<prefix>gateway:rate-limit:` unless `RATE_LIMIT_REDIS_PREFIX`). Platforms sharing one Redis need
+ * different prefixes: cached authentications are keyed by the credential's hash only, so with one
+ * prefix a token of one platform would be accepted by the other for as long as an entry lives.
+ */
+export const redisPrefix = z.string().min(1).max(100).default('runbook:');
+
+/**
  * Env fragment every service shares:
  * - `HOST` (default `127.0.0.1`), `LOG_LEVEL` (default `info`);
  * - `DATA_DIR` — where SQLite files and generated local keys live (default `.data`);
  * - `MYSQL_URL` — when set, the service's database is this MySQL/MariaDB URL
  *   (`mysql://user:pass@host:3306/db`); otherwise SQLite under `DATA_DIR`;
  * - `REDIS_URL` — when set, Redis is the cache; otherwise an in-process cache;
+ * - `REDIS_PREFIX` — see {@link redisPrefix};
  * - `SERVICE_CREDENTIAL` — this service's credential for calls to other services.
  */
 export const serviceEnv = {
@@ -59,6 +71,7 @@ export const serviceEnv = {
   DATA_DIR: z.string().default('.data'),
   MYSQL_URL: z.url({ protocol: /^mysql$/ }).optional(),
   REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+  REDIS_PREFIX: redisPrefix,
 };
 
 /** An absolute http(s) URL of another service, e.g. `IDENTITY_URL=http://127.0.0.1:4001`. */

@@ -130,6 +130,8 @@ export interface TestPlatform {
   adminToken: string;
   /** Whether the services use Redis (MySQL variant with Redis reachable). */
   redis: boolean;
+  /** This platform's `REDIS_PREFIX` (every service's keys in Redis start with it). */
+  redisPrefix: string;
   /** Calls the gateway as `token` (see {@link call}). */
   as(
     token: string | null,
@@ -150,14 +152,14 @@ export async function startTestPlatform(
   const drops: Array<() => Promise<void>> = [];
   const serviceEnv: Record<string, Record<string, string>> = {};
   const redis = dialect === 'mysql' && (await useRedis());
-  // Platforms share one Redis: keys of one (ciphertext under its own keys, rate-limit counters) must not reach another.
+  // Platforms share one Redis: keys of one (authentications, ciphertext under its own keys, rate-limit
+  // counters) must not reach another — one REDIS_PREFIX per platform, as docs/operations.md asks.
   const prefix = `rbtest:${randomBytes(6).toString('hex')}:`;
   for (const service of ['identity', 'secrets', 'catalog', 'gateway'] as const) {
     serviceEnv[service] = { ...(env[service] ?? {}) };
     if (redis) {
       serviceEnv[service].REDIS_URL = redisUrl;
-      serviceEnv[service].SECRETS_CACHE_PREFIX = `${prefix}secrets:`;
-      serviceEnv[service].RATE_LIMIT_REDIS_PREFIX = `${prefix}rate-limit:`;
+      serviceEnv[service].REDIS_PREFIX = prefix;
     }
   }
   if (dialect === 'mysql') {
@@ -185,6 +187,7 @@ export async function startTestPlatform(
     urls: platform.urls,
     adminToken: platform.adminToken,
     redis,
+    redisPrefix: prefix,
     as: (token) => (method, path, body, headers) => call(base, token, method, path, body, headers),
     async stop() {
       await platform.stop();
