@@ -93,9 +93,9 @@ if (args.engine === 'mysql') {
   for (const service of ['identity', 'secrets', 'catalog']) {
     const db = await createEmptyMysqlDatabase();
     drops.push(db.drop);
-    serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl, SECRETS_CACHE_PREFIX: `${prefix}secrets:` };
+    serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
   }
-  serviceEnv.gateway = { REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate-limit:` };
+  serviceEnv.gateway = { REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
 }
 const platform = await startBenchPlatform({
   dataDir,

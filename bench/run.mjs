@@ -116,9 +116,9 @@ async function benchEngine(engine) {
       const db = await createEmptyMysqlDatabase();
       drops.push(db.drop);
       mysqlUrls[service] = db.url;
-      serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl, SECRETS_CACHE_PREFIX: `${prefix}secrets:` };
+      serviceEnv[service] = { MYSQL_URL: db.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
     }
-    serviceEnv.gateway = { REDIS_URL: redisUrl, RATE_LIMIT_REDIS_PREFIX: `${prefix}rate-limit:` };
+    serviceEnv.gateway = { REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
   }
   const platform = await startBenchPlatform({ dataDir, serviceEnv });
   const children = [];

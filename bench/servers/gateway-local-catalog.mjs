@@ -9,7 +9,7 @@
  * in bench/ and imports the apps' build output by path.
  *
  * Env: PORT, PUBLIC_URL, IDENTITY_URL, SECRETS_URL, SERVICE_CREDENTIAL (catalog's), CATALOG_DB
- * (SQLite file) or CATALOG_MYSQL_URL, REDIS_URL (optional), RATE_LIMIT_REDIS_PREFIX.
+ * (SQLite file) or CATALOG_MYSQL_URL, REDIS_URL (optional), REDIS_PREFIX, RATE_LIMIT_REDIS_PREFIX.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { join, resolve } from 'node:path';
@@ -40,6 +40,7 @@ const [
 ]);
 
 const env = process.env;
+const redisPrefix = env.REDIS_PREFIX ?? 'runbook:';
 const logger = createLogger('gateway-local-catalog', 'warn');
 const identityForCatalog = createIdentityClient(env.IDENTITY_URL, env.SERVICE_CREDENTIAL);
 const catalogDeps = {
@@ -48,7 +49,10 @@ const catalogDeps = {
       ? { dialect: 'mysql', url: env.CATALOG_MYSQL_URL }
       : { dialect: 'sqlite', file: env.CATALOG_DB },
   ),
-  authenticate: createCachedAuthenticator(identityForCatalog, createCache(env.REDIS_URL, { prefix: 'runbook:auth:' })),
+  authenticate: createCachedAuthenticator(
+    identityForCatalog,
+    createCache(env.REDIS_URL, { prefix: `${redisPrefix}auth:` }),
+  ),
   directory: createIdentityDirectory(identityForCatalog),
   logger,
   now: Date.now,
@@ -85,7 +89,7 @@ const server = await createGateway({
     perTokenPerMinute: 1_000_000_000,
     perIpPerMinute: 1_000_000_000,
     redis: env.REDIS_URL ? createRedisClient(env.REDIS_URL) : undefined,
-    redisPrefix: env.RATE_LIMIT_REDIS_PREFIX,
+    redisPrefix: env.RATE_LIMIT_REDIS_PREFIX ?? `${redisPrefix}gateway:rate-limit:`,
   },
 });
 await server.start({ port: Number(env.PORT), host: '127.0.0.1' });
