@@ -14,6 +14,7 @@ import type { Dialect } from '@runbook/db';
 import { createTestDatabase } from '@runbook/db/testing';
 import { createLogger } from '@runbook/rpc';
 import { TRPCError } from '@trpc/server';
+import { CompiledQuery } from 'kysely';
 import { expect } from 'vitest';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
@@ -153,8 +154,8 @@ export interface CatalogTestKit {
   wakeups: { count: number };
   /** The database's location (MySQL URL or SQLite file), for a second connection pool. */
   location: string;
-  /** Database queries run so far; reset `count` before measuring. */
-  queries: { count: number };
+  /** Database queries run so far (reset `count` before measuring) and the latest 50 of them, oldest first. */
+  queries: { count: number; recent: Array<{ sql: string; parameters: readonly unknown[] }> };
   /** A caller presenting `credential`. */
   caller(credential: string | null): CatalogCaller;
   /** Registers a user holding `roles` (plain names are global) and returns a credential for them. */
@@ -165,8 +166,14 @@ export interface CatalogTestKit {
 }
 
 export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTestKit> {
-  const queries = { count: 0 };
-  const testDb = await createTestDatabase<Database>(dialect, migrations, { onQuery: () => queries.count++ });
+  const queries: CatalogTestKit['queries'] = { count: 0, recent: [] };
+  const testDb = await createTestDatabase<Database>(dialect, migrations, {
+    onQuery: ({ sql, parameters }) => {
+      queries.count++;
+      queries.recent.push({ sql, parameters });
+      if (queries.recent.length > 50) queries.recent.shift();
+    },
+  });
   const clock = { now: Date.UTC(2026, 10, 21, 12, 0, 0) };
   const principals = new Map<string, Principal>();
   const secrets = new FakeSecrets();
@@ -214,6 +221,33 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
     as: (roles) => caller(userWith(roles)),
     destroy: () => testDb.destroy(),
   };
+}
+
+/**
+ * MariaDB's plan (`EXPLAIN FORMAT=JSON`) of the latest query in `kit.queries.recent` whose SQL
+ * starts with `prefix` (e.g. ``select * from `tasks` ``): the first table's access type and the
+ * index parts it uses. MySQL kits only. @throws {Error} when no such query ran.
+ */
+export async function planOfRecent(
+  kit: CatalogTestKit,
+  prefix: string,
+): Promise<{ sql: string; access_type?: string; key?: string; used_key_parts?: string[] }> {
+  const query = kit.queries.recent.findLast((q) => q.sql.startsWith(prefix));
+  if (!query) throw new Error(`no recent query starts with ${prefix}`);
+  const result = await kit.deps.db.executeQuery<{ EXPLAIN: string }>(
+    CompiledQuery.raw(`EXPLAIN FORMAT=JSON ${query.sql}`, [...query.parameters]),
+  );
+  const firstTable = (node: unknown): Record<string, unknown> | undefined => {
+    if (!node || typeof node !== 'object') return undefined;
+    const table = (node as { table?: unknown }).table;
+    if (table && typeof table === 'object') return table as Record<string, unknown>;
+    for (const child of Object.values(node)) {
+      const found = firstTable(child);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return { sql: query.sql, ...firstTable(JSON.parse(result.rows[0]?.EXPLAIN ?? '{}')) };
 }
 
 /** The tRPC code a call fails with, or `'ok'`. */

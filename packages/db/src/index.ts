@@ -33,8 +33,11 @@ export type DatabaseConfig =
 
 /** Options for {@link createDb}. */
 export interface CreateDbOptions {
-  /** Called after every query with its SQL and duration (ms); used for query-count tests and slow-query logs. */
-  onQuery?: (event: { sql: string; durationMs: number; error?: unknown }) => void;
+  /**
+   * Called after every query with its SQL, parameters and duration (ms); used for query-count and
+   * query-plan tests. The parameters are user data: a log must not print them.
+   */
+  onQuery?: (event: { sql: string; parameters: readonly unknown[]; durationMs: number; error?: unknown }) => void;
 }
 
 const dialectOfDb = new WeakMap<object, Dialect>();
@@ -70,6 +73,7 @@ export function createDb<DB>(config: DatabaseConfig, options: CreateDbOptions = 
     ? (event: LogEvent) => {
         options.onQuery?.({
           sql: event.query.sql,
+          parameters: event.query.parameters,
           durationMs: event.queryDurationMillis,
           ...(event.level === 'error' ? { error: event.error } : {}),
         });
@@ -184,7 +188,14 @@ export function databaseConfigFromEnv(
   return { dialect: 'sqlite', file: `${env.DATA_DIR}/${service}.sqlite` };
 }
 
-export { InvalidCursorError, type KeysetSort, type PageInput, type PageOutput, paginate } from './paging.js';
+export {
+  InvalidCursorError,
+  type KeysetSort,
+  mysqlOnly,
+  type PageInput,
+  type PageOutput,
+  paginate,
+} from './paging.js';
 
 /** Current time as epoch milliseconds (how every service stores timestamps: BIGINT, dialect-neutral). */
 export const nowMs = (): number => Date.now();

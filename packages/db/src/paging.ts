@@ -2,7 +2,19 @@
  * Offset and keyset pagination over any Kysely select. Keyset cursors (`page[after]`) make every
  * page cost the same at any depth; `page[number]` is an offset (cost grows with depth).
  */
-import type { SelectQueryBuilder } from 'kysely';
+import {
+  FromNode,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  RawNode,
+  type RootOperationNode,
+  type SelectQueryBuilder,
+  SelectQueryNode,
+  TableNode,
+  type UnknownRow,
+} from 'kysely';
 
 /** What a list request asks for. `after` (an opaque cursor from a previous page) wins over `number`. */
 export interface PageInput {
@@ -30,6 +42,42 @@ export interface KeysetSort {
   /** Tie-breaker id column (fully qualified) and its row key; ids must be integers. */
   idColumn: string;
   idKey: string;
+  /**
+   * MySQL/MariaDB only (pass it only there, e.g. via {@link mysqlOnly}): the index whose leading
+   * columns are the query's equality filter followed by the sort column and the id, which cursor
+   * pages are forced onto (`FORCE INDEX`). Without it MariaDB 10.11 picks `ref` access on the filter
+   * column alone for `WHERE filter = ? AND id > ? ORDER BY id LIMIT n` and steps through every
+   * earlier index entry of that filter value to reach the cursor — measured on 100,000 runbooks of
+   * one workspace: 0.5 ms at the start, 3.7 ms at 70 % of the walk — because its cost model ignores
+   * that the `LIMIT` stops after one page. Forced, the page is a range seek (docs/performance.md).
+   */
+  seekIndex?: string | undefined;
+}
+
+/** `index` on MySQL/MariaDB, undefined on SQLite (whose planner seeks the composite index itself). */
+export const mysqlOnly = (dialect: 'sqlite' | 'mysql', index: string): string | undefined =>
+  dialect === 'mysql' ? index : undefined;
+
+/** Rewrites `FROM <table>` of the root select into `FROM \`<table>\` FORCE INDEX (\`<index>\`)` (MySQL syntax). */
+class ForceIndexPlugin implements KyselyPlugin {
+  constructor(
+    private readonly table: string,
+    private readonly index: string,
+  ) {}
+
+  transformQuery({ node }: PluginTransformQueryArgs): RootOperationNode {
+    if (!SelectQueryNode.is(node) || !node.from) return node;
+    const froms = node.from.froms.map((from) =>
+      TableNode.is(from) && !from.table.schema && from.table.identifier.name === this.table
+        ? RawNode.createWithSql(`\`${this.table}\` FORCE INDEX (\`${this.index}\`)`)
+        : from,
+    );
+    return { ...node, from: FromNode.create(froms) };
+  }
+
+  async transformResult({ result }: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return result;
+  }
 }
 
 const TOTAL = '__page_total';
@@ -89,6 +137,9 @@ export async function paginate<DB, TB extends keyof DB, O extends Record<string,
     const [value, id, cursorNumber, cursorTotal] = cursor;
     number = cursorNumber;
     total = cursorTotal;
+    if (sort.seekIndex) {
+      pageQuery = pageQuery.withPlugin(new ForceIndexPlugin(sort.idColumn.split('.')[0] ?? '', sort.seekIndex));
+    }
     pageQuery =
       sort.column === sort.idColumn
         ? pageQuery.where(sort.idColumn, op, id)

@@ -1,5 +1,5 @@
 /** The only code that touches the comments table. */
-import { insertReturningId, type PageInput, paginate } from '@runbook/db';
+import { dialectOf, insertReturningId, mysqlOnly, type PageInput, paginate } from '@runbook/db';
 import type { Kysely } from 'kysely';
 import type { CommentRow, Database } from '../db/database.js';
 
@@ -32,7 +32,14 @@ export function listComments(db: Db, runbookId: number, taskId: number | undefin
   if (taskId !== undefined) query = query.where('task_id', '=', taskId);
   return paginate(
     query,
-    { column: 'comments.id', key: 'id', direction: 'asc', idColumn: 'comments.id', idKey: 'id' },
+    {
+      column: 'comments.id',
+      key: 'id',
+      direction: 'asc',
+      idColumn: 'comments.id',
+      idKey: 'id',
+      seekIndex: mysqlOnly(dialectOf(db), taskId === undefined ? 'comments_runbook' : 'comments_task'),
+    },
     page,
   );
 }

@@ -1,5 +1,5 @@
 /** The only code that touches task_executions: one row per attempt to send an integration task's request. */
-import { insertReturningId, type PageInput, paginate } from '@runbook/db';
+import { dialectOf, insertReturningId, mysqlOnly, type PageInput, paginate } from '@runbook/db';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database, TaskExecutionTable } from '../db/database.js';
 
@@ -46,7 +46,14 @@ export async function markInterrupted(db: Db, jobId: number, now: number): Promi
 export function listExecutions(db: Db, taskId: number, page: PageInput) {
   return paginate(
     db.selectFrom('task_executions').selectAll().where('task_id', '=', taskId),
-    { column: 'task_executions.id', key: 'id', direction: 'asc', idColumn: 'task_executions.id', idKey: 'id' },
+    {
+      column: 'task_executions.id',
+      key: 'id',
+      direction: 'asc',
+      idColumn: 'task_executions.id',
+      idKey: 'id',
+      seekIndex: mysqlOnly(dialectOf(db), 'task_executions_task'),
+    },
     page,
   );
 }

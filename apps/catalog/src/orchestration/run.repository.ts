@@ -5,7 +5,7 @@
  * the runbook. `IN` lists are chunked to stay under both engines' parameter limits.
  */
 import type { RunbookDto } from '@runbook/contracts';
-import { dialectOf, type PageInput, paginate } from '@runbook/db';
+import { dialectOf, mysqlOnly, type PageInput, paginate } from '@runbook/db';
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewRunEventRow } from '../db/database.js';
 
@@ -267,7 +267,14 @@ export function listEvents(db: Db, runbookId: number, taskId: number | undefined
   if (taskId !== undefined) query = query.where('task_id', '=', taskId);
   return paginate(
     query,
-    { column: 'run_events.id', key: 'id', direction: 'asc', idColumn: 'run_events.id', idKey: 'id' },
+    {
+      column: 'run_events.id',
+      key: 'id',
+      direction: 'asc',
+      idColumn: 'run_events.id',
+      idKey: 'id',
+      seekIndex: mysqlOnly(dialectOf(db), taskId === undefined ? 'run_events_runbook' : 'run_events_task'),
+    },
     page,
   );
 }

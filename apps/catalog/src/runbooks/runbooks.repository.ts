@@ -1,6 +1,6 @@
 /** The only code that touches the runbooks table. */
 import type { RunbookDto } from '@runbook/contracts';
-import { dialectOf, insertReturningId, type PageInput, paginate } from '@runbook/db';
+import { dialectOf, insertReturningId, mysqlOnly, type PageInput, paginate } from '@runbook/db';
 import type { Kysely } from 'kysely';
 import type { Database, NewRunbookRow, RunbookRow, RunbookUpdate } from '../db/database.js';
 
@@ -60,6 +60,11 @@ export function listRunbooks(
   if (filters.workspace_ids !== undefined) query = query.where('workspace_id', 'in', [0, ...filters.workspace_ids]);
   if (filters.stage !== undefined) query = query.where('stage', '=', filters.stage);
   if (filters.is_template !== undefined) query = query.where('is_template', '=', filters.is_template ? 1 : 0);
+  // One workspace: cursor pages seek (workspace_id, sort column, id) — see KeysetSort.seekIndex.
+  const seekIndex =
+    filters.workspace_id === undefined || filters.workspace_ids !== undefined
+      ? undefined
+      : { id: 'runbooks_workspace_id', name: 'runbooks_workspace_name_id', created_at: undefined }[sort.field];
   return paginate(
     query,
     {
@@ -68,6 +73,7 @@ export function listRunbooks(
       direction: sort.direction,
       idColumn: 'runbooks.id',
       idKey: 'id',
+      seekIndex: seekIndex && mysqlOnly(dialectOf(db), seekIndex),
     },
     page,
   );

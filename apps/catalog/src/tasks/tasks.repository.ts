@@ -1,6 +1,6 @@
 /** The only code that touches the tasks and task_predecessors tables. */
 import type { TaskDto } from '@runbook/contracts';
-import { insertReturningId, type KeysetSort, type PageInput, paginate } from '@runbook/db';
+import { dialectOf, insertReturningId, type KeysetSort, mysqlOnly, type PageInput, paginate } from '@runbook/db';
 import { type Kysely, sql } from 'kysely';
 import type { Database, NewTaskRow, TaskRow, TaskUpdate } from '../db/database.js';
 import type { PredecessorLink } from './task-graph.js';
@@ -40,12 +40,19 @@ export function listTasks(
     const pattern = `%${filters.search_term.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`;
     query = query.where(sql<boolean>`lower(name) like ${pattern} escape '!'`);
   }
+  // Cursor pages seek (runbook_id[, stage], sort column, id) — see KeysetSort.seekIndex.
+  const seekIndex = {
+    id: filters.stage === undefined ? 'tasks_runbook_id' : 'tasks_runbook_stage',
+    name: 'tasks_runbook_name',
+    created_at: undefined,
+  }[sort.field];
   const sortSpec: KeysetSort = {
     column: `tasks.${sort.field}`,
     key: sort.field,
     direction: sort.direction,
     idColumn: 'tasks.id',
     idKey: 'id',
+    seekIndex: seekIndex && mysqlOnly(dialectOf(db), seekIndex),
   };
   return paginate(query, sortSpec, page);
 }

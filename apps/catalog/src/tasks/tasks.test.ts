@@ -1,6 +1,14 @@
 import { testDialects } from '@runbook/db/testing';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appErrorOf, type CatalogCaller, type CatalogTestKit, codeOf, createCatalogTestKit } from '../test-support.js';
+import {
+  appErrorOf,
+  type CatalogCaller,
+  type CatalogTestKit,
+  codeOf,
+  createCatalogTestKit,
+  planOfRecent,
+} from '../test-support.js';
 
 describe.each(await testDialects())('tasks on %s', (dialect) => {
   let kit: CatalogTestKit;
@@ -225,6 +233,51 @@ describe.each(await testDialects())('tasks on %s', (dialect) => {
     await developer.tasks.list({ runbook_id: otherRunbook, stage: 'complete', page: {} });
     expect(kit.queries.count).toBeLessThanOrEqual(3);
   });
+
+  it.runIf(dialect === 'mysql')(
+    'seeks cursor pages on MySQL: a range on (runbook[, stage], sort column, id), not a walk from the runbook start',
+    async () => {
+      const rb = (await manager.runbooks.create({ workspace_id: ws, name: 'Ten thousand steps' })).id;
+      const now = kit.clock.now;
+      for (let i = 0; i < 6000; i += 1000) {
+        await kit.deps.db
+          .insertInto('tasks')
+          .values(
+            Array.from({ length: 1000 }, (_, j) => ({
+              runbook_id: Number(rb),
+              name: `Step ${String(i + j).padStart(5, '0')}`,
+              description: '',
+              stage: 'not_startable',
+              created_at: now,
+              updated_at: now,
+            })) as never,
+          )
+          .execute();
+      }
+      await sql`analyze table tasks`.execute(kit.deps.db);
+      for (const [query, keyParts] of [
+        [{ sort: 'id' }, ['runbook_id', 'id']],
+        [{ sort: 'name' }, ['runbook_id', 'name']],
+        [{ sort: 'id', stage: 'not_startable' }, ['runbook_id', 'stage']],
+      ] as const) {
+        let after: string | undefined;
+        for (let n = 0; n < 120; n++) {
+          const page = await developer.tasks.list({
+            runbook_id: rb,
+            ...query,
+            page: { size: 25, ...(after ? { after } : {}) },
+          });
+          after = page.next_cursor ?? undefined;
+        }
+        expect(after).toBeDefined();
+        await developer.tasks.list({ runbook_id: rb, ...query, page: { size: 25, after } });
+        const plan = await planOfRecent(kit, 'select * from `tasks`');
+        expect(plan.sql).toContain('FORCE INDEX');
+        expect(plan.access_type, JSON.stringify(plan)).toBe('range');
+        expect(plan.used_key_parts?.slice(0, 2)).toEqual(keyParts);
+      }
+    },
+  );
 
   it('deletes a runbook with its tasks and their links', async () => {
     const rb = (await manager.runbooks.create({ workspace_id: ws, name: 'Doomed' })).id;
