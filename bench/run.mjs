@@ -391,12 +391,15 @@ async function benchEngine(engine) {
     const firstPages = latencies.slice(1, 51);
     const lastPages = latencies.slice(-50);
     // The walk's first and last pages are seconds apart, so machine drift lands in their ratio; the
-    // verdict alternates requests for an early and a late cursor page (the same links.next URLs).
+    // verdict alternates requests for an early, a middle and a late cursor page (the same links.next
+    // URLs): a database may pick a plan whose cost grows with depth only for part of the walk.
     const earlyPage = [];
+    const middlePage = [];
     const latePage = [];
     for (let i = 0; i < 100; i++) {
       for (const [url, into] of [
         [pageUrls[2], earlyPage],
+        [pageUrls[Math.floor(pageUrls.length / 2)], middlePage],
         [pageUrls[pageUrls.length - 2], latePage],
       ]) {
         const started = performance.now();
@@ -419,14 +422,23 @@ async function benchEngine(engine) {
       first_pages_ms: round(mean(firstPages), 3),
       last_pages_ms: round(mean(lastPages), 3),
       walk_ratio_last_to_first: round(mean(lastPages) / mean(firstPages), 3),
+      // Mean latency of each tenth of the walk, in order.
+      walk_deciles_ms: Array.from({ length: 10 }, (_, d) =>
+        round(
+          mean(latencies.slice(1).slice((d * (latencies.length - 1)) / 10, ((d + 1) * (latencies.length - 1)) / 10)),
+          3,
+        ),
+      ),
       early_cursor_page_ms: round(mean(earlyPage), 3),
+      middle_cursor_page_ms: round(mean(middlePage), 3),
       late_cursor_page_ms: round(mean(latePage), 3),
       ratio_last_to_first: round(mean(latePage) / mean(earlyPage), 3),
+      ratio_middle_to_first: round(mean(middlePage) / mean(earlyPage), 3),
       first_page_with_count_ms: round(latencies[0], 3),
       deep_page_number_ms: round(mean(deepOffset), 3),
     };
     log(
-      `paging: page 3 ${results.paging.early_cursor_page_ms} ms, page ${pageUrls.length - 1} ${results.paging.late_cursor_page_ms} ms alternating (ratio ${results.paging.ratio_last_to_first}); during the walk, first pages ${results.paging.first_pages_ms} ms, last ${results.paging.last_pages_ms} ms; page[number]=${Math.floor(pagingRows / 25)} costs ${results.paging.deep_page_number_ms} ms`,
+      `paging: page 3 ${results.paging.early_cursor_page_ms} ms, page ${Math.floor(pageUrls.length / 2) + 1} ${results.paging.middle_cursor_page_ms} ms, page ${pageUrls.length - 1} ${results.paging.late_cursor_page_ms} ms alternating (ratios ${results.paging.ratio_middle_to_first}, ${results.paging.ratio_last_to_first}); walk by tenths ${results.paging.walk_deciles_ms.join(', ')} ms; during the walk, first pages ${results.paging.first_pages_ms} ms, last ${results.paging.last_pages_ms} ms; page[number]=${Math.floor(pagingRows / 25)} costs ${results.paging.deep_page_number_ms} ms`,
     );
 
     if (args.soak) {
