@@ -1,6 +1,7 @@
 /**
  * Offset and keyset pagination over any Kysely select. Keyset cursors (`page[after]`) make every
- * page cost the same at any depth; `page[number]` is an offset (cost grows with depth).
+ * page cost the same at any depth (on MySQL/MariaDB given the list's seek index: ADR 0009);
+ * `page[number]` is an offset (cost grows with depth).
  */
 import {
   FromNode,
@@ -49,7 +50,7 @@ export interface KeysetSort {
    * column alone for `WHERE filter = ? AND id > ? ORDER BY id LIMIT n` and steps through every
    * earlier index entry of that filter value to reach the cursor — measured on 100,000 runbooks of
    * one workspace: 0.5 ms at the start, 3.7 ms at 70 % of the walk — because its cost model ignores
-   * that the `LIMIT` stops after one page. Forced, the page is a range seek (docs/performance.md).
+   * that the `LIMIT` stops after one page. Forced, the page is a range seek (docs/adr/0009).
    */
   seekIndex?: string | undefined;
 }
