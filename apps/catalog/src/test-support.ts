@@ -224,30 +224,60 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
 }
 
 /**
- * MariaDB's plan (`EXPLAIN FORMAT=JSON`) of the latest query in `kit.queries.recent` whose SQL
- * starts with `prefix` (e.g. ``select * from `tasks` ``): the first table's access type and the
- * index parts it uses. MySQL kits only. @throws {Error} when no such query ran.
+ * Inserts `count` rows made by `row(i)` into `table` (batches of 1,000) and refreshes MariaDB's
+ * statistics: the data set of a plan test. MySQL kits only.
  */
-export async function planOfRecent(
+export async function insertMany(
   kit: CatalogTestKit,
-  prefix: string,
-): Promise<{ sql: string; access_type?: string; key?: string; used_key_parts?: string[] }> {
+  table: 'runbooks' | 'tasks',
+  count: number,
+  row: (i: number) => Record<string, unknown>,
+): Promise<void> {
+  for (let i = 0; i < count; i += 1000) {
+    const rows = Array.from({ length: Math.min(1000, count - i) }, (_, j) => row(i + j));
+    await kit.deps.db
+      .insertInto(table)
+      .values(rows as never)
+      .execute();
+  }
+  await kit.deps.db.executeQuery(CompiledQuery.raw(`ANALYZE TABLE \`${table}\``));
+}
+
+/**
+ * Follows 120 cursor pages of 25 of a list (`list(after)`), reads the next one, and expects MariaDB's
+ * plan of that page's query (the latest one starting with ``select * from `<table>` ``, run under
+ * `EXPLAIN FORMAT=JSON`) to name the list's seek index and be a `range` on `keyParts` — one seek,
+ * not `ref` on the filter column stepping through every earlier entry (ADR 0009). MySQL kits only.
+ */
+export async function expectCursorPagesToSeek(
+  kit: CatalogTestKit,
+  table: string,
+  keyParts: readonly string[],
+  list: (after: string | undefined) => Promise<{ next_cursor: string | null }>,
+): Promise<void> {
+  let after: string | undefined;
+  for (let n = 0; n < 120; n++) after = (await list(after)).next_cursor ?? undefined;
+  expect(after).toBeDefined();
+  await list(after);
+  const prefix = `select * from \`${table}\``;
   const query = kit.queries.recent.findLast((q) => q.sql.startsWith(prefix));
-  if (!query) throw new Error(`no recent query starts with ${prefix}`);
+  expect(query?.sql).toContain('FORCE INDEX');
   const result = await kit.deps.db.executeQuery<{ EXPLAIN: string }>(
-    CompiledQuery.raw(`EXPLAIN FORMAT=JSON ${query.sql}`, [...query.parameters]),
+    CompiledQuery.raw(`EXPLAIN FORMAT=JSON ${query?.sql}`, [...(query?.parameters ?? [])]),
   );
   const firstTable = (node: unknown): Record<string, unknown> | undefined => {
     if (!node || typeof node !== 'object') return undefined;
-    const table = (node as { table?: unknown }).table;
-    if (table && typeof table === 'object') return table as Record<string, unknown>;
+    const found = (node as { table?: unknown }).table;
+    if (found && typeof found === 'object') return found as Record<string, unknown>;
     for (const child of Object.values(node)) {
-      const found = firstTable(child);
-      if (found) return found;
+      const inner = firstTable(child);
+      if (inner) return inner;
     }
     return undefined;
   };
-  return { sql: query.sql, ...firstTable(JSON.parse(result.rows[0]?.EXPLAIN ?? '{}')) };
+  const plan = firstTable(JSON.parse(result.rows[0]?.EXPLAIN ?? '{}')) ?? {};
+  expect(plan.access_type, JSON.stringify(plan)).toBe('range');
+  expect((plan.used_key_parts as string[] | undefined)?.slice(0, keyParts.length)).toEqual(keyParts);
 }
 
 /** The tRPC code a call fails with, or `'ok'`. */

@@ -1,6 +1,5 @@
 import type { RunbookDto } from '@runbook/contracts';
 import { testDialects } from '@runbook/db/testing';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appErrorOf,
@@ -8,7 +7,8 @@ import {
   type CatalogTestKit,
   codeOf,
   createCatalogTestKit,
-  planOfRecent,
+  expectCursorPagesToSeek,
+  insertMany,
 } from '../test-support.js';
 
 const SORTS = ['name', '-name', 'created_at', '-created_at', 'id', '-id'] as const;
@@ -182,43 +182,22 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
         // Enough rows that MariaDB, left alone, reads a deep cursor page by `ref` on workspace_id and
         // steps through every earlier entry (KeysetSort.seekIndex in @runbook/db).
         const deep = (await manager.workspaces.create({ name: 'Deep' })).id;
-        const now = kit.clock.now;
-        for (let i = 0; i < 6000; i += 1000) {
-          await kit.deps.db
-            .insertInto('runbooks')
-            .values(
-              Array.from({ length: 1000 }, (_, j) => ({
-                workspace_id: Number(deep),
-                name: `Deep ${String(i + j).padStart(5, '0')}`,
-                description: '',
-                is_template: 0,
-                run_type: null,
-                created_at: now,
-                updated_at: now,
-              })),
-            )
-            .execute();
-        }
-        await sql`analyze table runbooks`.execute(kit.deps.db);
+        await insertMany(kit, 'runbooks', 6000, (i) => ({
+          workspace_id: Number(deep),
+          name: `Deep ${String(i).padStart(5, '0')}`,
+          description: '',
+          is_template: 0,
+          run_type: null,
+          created_at: kit.clock.now,
+          updated_at: kit.clock.now,
+        }));
         for (const [sort, keyParts] of [
           ['id', ['workspace_id', 'id']],
           ['name', ['workspace_id', 'name']],
         ] as const) {
-          let after: string | undefined;
-          for (let n = 0; n < 120; n++) {
-            const page = await developer.runbooks.list({
-              workspace_id: deep,
-              sort,
-              page: { size: 25, ...(after ? { after } : {}) },
-            });
-            after = page.next_cursor ?? undefined;
-          }
-          expect(after).toBeDefined();
-          await developer.runbooks.list({ workspace_id: deep, sort, page: { size: 25, after } });
-          const plan = await planOfRecent(kit, 'select * from `runbooks`');
-          expect(plan.sql).toContain('FORCE INDEX');
-          expect(plan.access_type, JSON.stringify(plan)).toBe('range');
-          expect(plan.used_key_parts?.slice(0, 2)).toEqual(keyParts);
+          await expectCursorPagesToSeek(kit, 'runbooks', keyParts, (after) =>
+            developer.runbooks.list({ workspace_id: deep, sort, page: { size: 25, ...(after ? { after } : {}) } }),
+          );
         }
       },
     );
