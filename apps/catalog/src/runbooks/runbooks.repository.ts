@@ -64,7 +64,11 @@ export function listRunbooks(
   const seekIndex =
     filters.workspace_id === undefined || filters.workspace_ids !== undefined
       ? undefined
-      : { id: 'runbooks_workspace_id', name: 'runbooks_workspace_name_id', created_at: undefined }[sort.field];
+      : {
+          id: 'runbooks_workspace_id',
+          name: 'runbooks_workspace_name_id',
+          created_at: 'runbooks_workspace_created_id',
+        }[sort.field];
   return paginate(
     query,
     {

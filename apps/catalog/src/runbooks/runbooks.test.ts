@@ -194,6 +194,7 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
         for (const [sort, keyParts] of [
           ['id', ['workspace_id', 'id']],
           ['name', ['workspace_id', 'name']],
+          ['-created_at', ['workspace_id', 'created_at']],
         ] as const) {
           await expectCursorPagesToSeek(kit, 'runbooks', keyParts, (after) =>
             developer.runbooks.list({ workspace_id: deep, sort, page: { size: 25, ...(after ? { after } : {}) } }),

@@ -44,7 +44,7 @@ export function listTasks(
   const seekIndex = {
     id: filters.stage === undefined ? 'tasks_runbook_id' : 'tasks_runbook_stage',
     name: 'tasks_runbook_name',
-    created_at: undefined,
+    created_at: 'tasks_runbook_created',
   }[sort.field];
   const sortSpec: KeysetSort = {
     column: `tasks.${sort.field}`,

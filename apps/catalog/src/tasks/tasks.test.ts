@@ -249,6 +249,7 @@ describe.each(await testDialects())('tasks on %s', (dialect) => {
       for (const [query, keyParts] of [
         [{ sort: 'id' }, ['runbook_id', 'id']],
         [{ sort: 'name' }, ['runbook_id', 'name']],
+        [{ sort: '-created_at' }, ['runbook_id', 'created_at']],
         [{ sort: 'id', stage: 'not_startable' }, ['runbook_id', 'stage']],
       ] as const) {
         await expectCursorPagesToSeek(kit, 'tasks', keyParts, (after) =>

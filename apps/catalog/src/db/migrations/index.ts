@@ -41,6 +41,8 @@ import * as o030 from './20261124_030_jobs_runbook_index.js';
 import * as o031 from './20261124_031_task_executions.js';
 import * as o032 from './20261124_032_task_executions_task_index.js';
 import * as o033 from './20261124_033_task_executions_job_index.js';
+import * as p001 from './20261125_001_runbooks_workspace_created_index.js';
+import * as p002 from './20261125_002_tasks_runbook_created_index.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_001_workspaces': m001,
@@ -84,4 +86,6 @@ export const migrations: Record<string, Migration> = {
   '20261124_031_task_executions': o031,
   '20261124_032_task_executions_task_index': o032,
   '20261124_033_task_executions_job_index': o033,
+  '20261125_001_runbooks_workspace_created_index': p001,
+  '20261125_002_tasks_runbook_created_index': p002,
 };
