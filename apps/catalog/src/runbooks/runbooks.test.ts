@@ -200,6 +200,19 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
             developer.runbooks.list({ workspace_id: deep, sort, page: { size: 25, ...(after ? { after } : {}) } }),
           );
         }
+        // Across workspaces (a global reader): the (name, id) and (created_at, id) indexes, no hint needed.
+        for (const [sort, keyParts] of [
+          ['name', ['name', 'id']],
+          ['-created_at', ['created_at', 'id']],
+        ] as const) {
+          await expectCursorPagesToSeek(
+            kit,
+            'runbooks',
+            keyParts,
+            (after) => manager.runbooks.list({ sort, page: { size: 25, ...(after ? { after } : {}) } }),
+            false,
+          );
+        }
       },
     );
 

@@ -43,6 +43,8 @@ import * as o032 from './20261124_032_task_executions_task_index.js';
 import * as o033 from './20261124_033_task_executions_job_index.js';
 import * as p001 from './20261125_001_runbooks_workspace_created_index.js';
 import * as p002 from './20261125_002_tasks_runbook_created_index.js';
+import * as p003 from './20261125_003_runbooks_name_index.js';
+import * as p004 from './20261125_004_runbooks_created_index.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_001_workspaces': m001,
@@ -88,4 +90,6 @@ export const migrations: Record<string, Migration> = {
   '20261124_033_task_executions_job_index': o033,
   '20261125_001_runbooks_workspace_created_index': p001,
   '20261125_002_tasks_runbook_created_index': p002,
+  '20261125_003_runbooks_name_index': p003,
+  '20261125_004_runbooks_created_index': p004,
 };
