@@ -1,5 +1,5 @@
 /** Catalog's environment, parsed once by `index.ts`. */
-import { port, serviceEnv, serviceUrl } from '@runbook/config';
+import { authCacheTtlMs, port, serviceEnv, serviceUrl } from '@runbook/config';
 import { z } from 'zod';
 import { defaultOrchestrationConfig as d } from './deps.js';
 
@@ -15,7 +15,7 @@ export const catalogEnvSchema = z.object({
   /** Catalog's own service credential, presented to identity and secrets. */
   SERVICE_CREDENTIAL: z.string().min(1),
   /** Authentication results are reused for this long (ms); bounds how late a revocation takes effect here. */
-  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  AUTH_CACHE_TTL_MS: authCacheTtlMs,
   /** How long a claimed job is reserved before another worker may re-run it (ms). Integration timeouts are capped at half of it. */
   CATALOG_JOB_LEASE_MS: ms(d.leaseMs, 1000),
   /** How often an idle worker looks for due jobs (ms). */

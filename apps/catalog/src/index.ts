@@ -1,7 +1,7 @@
 /** Catalog entry point: parse env, migrate, build dependencies, serve, run the job worker. */
 import { hostname } from 'node:os';
 import { createCache } from '@runbook/cache';
-import { parseEnv } from '@runbook/config';
+import { parseEnv, redisKeySpaces } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createCachedAuthenticator, createIdentityClient } from '@runbook/identity/client';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
@@ -28,7 +28,7 @@ const deps: CatalogDeps = {
   // with REDIS_URL they are shared by every replica and service (same key space as secrets').
   authenticate: createCachedAuthenticator(
     identity,
-    createCache(env.REDIS_URL, { prefix: `${env.REDIS_PREFIX}auth:` }),
+    createCache(env.REDIS_URL, { prefix: redisKeySpaces(env.REDIS_PREFIX).auth }),
     env.AUTH_CACHE_TTL_MS,
   ),
   directory: createIdentityDirectory(identity),

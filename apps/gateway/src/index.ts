@@ -1,7 +1,7 @@
 /** Gateway entry point: parse env, build service clients, serve. */
 import { createRedisClient } from '@runbook/cache';
 import { createCatalogClient } from '@runbook/catalog/client';
-import { parseEnv } from '@runbook/config';
+import { parseEnv, redisKeySpaces } from '@runbook/config';
 import { createIdentityClient } from '@runbook/identity/client';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
 import { createSecretsClient } from '@runbook/secrets/client';
@@ -22,7 +22,7 @@ const server = await createServer(
       perTokenPerMinute: env.RATE_LIMIT_PER_MINUTE,
       perIpPerMinute: env.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
       redis: env.REDIS_URL ? createRedisClient(env.REDIS_URL) : undefined,
-      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX ?? `${env.REDIS_PREFIX}gateway:rate-limit:`,
+      redisPrefix: env.RATE_LIMIT_REDIS_PREFIX ?? redisKeySpaces(env.REDIS_PREFIX).rateLimit,
     },
   },
   { bodyLimit: env.BODY_LIMIT_BYTES, trustProxy: env.TRUST_PROXY },

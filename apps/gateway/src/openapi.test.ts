@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from './openapi.js';
+import { buildOpenApiDocument, markOptionalBodies } from './openapi.js';
 import { gatewayRouter } from './router.js';
 
 const doc = buildOpenApiDocument('http://127.0.0.1:3000');
@@ -57,5 +57,22 @@ describe('OpenAPI document', () => {
     expect(create?.op.requestBody?.required).toBe(true);
     const skip = operations.find(({ path }) => path === '/core/runbooks/{runbook_id}/tasks/{id}/skip');
     expect(skip?.op.requestBody?.required).toBe(true);
+  });
+
+  it('reads $ref body schemas from components before calling a body optional', () => {
+    const body = (schema: object) => ({ requestBody: { required: true, content: { 'application/json': { schema } } } });
+    const synthetic = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      components: { schemas: { Needs: { type: 'object', required: ['data'] }, Free: { type: 'object' } } },
+      paths: {
+        '/a': { post: body({ $ref: '#/components/schemas/Needs' }) },
+        '/b': { post: body({ $ref: '#/components/schemas/Free' }) },
+        '/c': { post: body({ $ref: '#/components/schemas/Missing' }) },
+      },
+    };
+    markOptionalBodies(synthetic as never);
+    const required = (path: '/a' | '/b' | '/c') => synthetic.paths[path].post.requestBody.required;
+    expect([required('/a'), required('/b'), required('/c')]).toEqual([true, false, true]);
   });
 });

@@ -89,19 +89,21 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
   return addRequestBodyExamples(doc);
 }
 
-type BodyOperation = {
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> };
-};
+type BodySchema = { required?: string[]; $ref?: string };
+type BodyOperation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: BodySchema }> } };
 
 /**
  * trpc-to-openapi marks every JSON request body `required`. A body none of whose properties is
  * required (the run actions' optional `{"meta": …}`) may be left out — the gateway then takes the
- * input as `{}` — so its `requestBody.required` is set to false (OpenAPI 3.1 §4.8.13).
+ * input as `{}` — so its `requestBody.required` is set to false (OpenAPI 3.1 §4.8.13). A `$ref`
+ * schema is read from `components.schemas`; one that does not resolve stays required.
  */
-function markOptionalBodies(doc: OpenAPIObject): void {
+export function markOptionalBodies(doc: OpenAPIObject): void {
+  const components = (doc.components?.schemas ?? {}) as Record<string, BodySchema>;
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item as Record<string, BodyOperation>)) {
-      const schema = op?.requestBody?.content?.['application/json']?.schema;
+      let schema = op?.requestBody?.content?.['application/json']?.schema;
+      if (schema?.$ref) schema = components[schema.$ref.replace('#/components/schemas/', '')];
       if (op?.requestBody && schema && !schema.required?.length) op.requestBody.required = false;
     }
   }

@@ -1,12 +1,12 @@
 /** Identity's environment, parsed once by `index.ts`. */
-import { port, serviceEnv } from '@runbook/config';
+import { authCacheTtlMs, port, serviceEnv } from '@runbook/config';
 import { z } from 'zod';
 
 export const identityEnvSchema = z.object({
   ...serviceEnv,
   PORT: port(4001),
   /** Authentication results are reused for this long (ms); bounds how late a revocation takes effect. */
-  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  AUTH_CACHE_TTL_MS: authCacheTtlMs,
   /** Maximum user app token lifetime in days; unset = tokens may never expire. */
   TOKEN_MAX_LIFETIME_DAYS: z.coerce.number().int().min(1).max(3650).optional(),
   /** Failures of one credential within the window that are recorded once in the audit trail (`authentication_failures`). */

@@ -1,7 +1,7 @@
 /** Identity entry point: parse env, build dependencies, migrate, bootstrap, serve. */
 import { join } from 'node:path';
 import { createCache } from '@runbook/cache';
-import { parseEnv } from '@runbook/config';
+import { parseEnv, redisKeySpaces } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
 import { createFailureCounter } from './auth/failure-counter.js';
@@ -31,7 +31,7 @@ const deps: IdentityDeps = {
   db,
   // Redis when REDIS_URL is set: a revocation on one replica then clears the entry every replica reads.
   authCache: createCache(env.REDIS_URL, {
-    prefix: `${env.REDIS_PREFIX}identity:`,
+    prefix: redisKeySpaces(env.REDIS_PREFIX).identity,
     onError: (reason) => {
       if (Date.now() - lastCacheWarning < 10_000) return;
       lastCacheWarning = Date.now();

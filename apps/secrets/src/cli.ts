@@ -10,7 +10,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createCache } from '@runbook/cache';
-import { parseEnv } from '@runbook/config';
+import { parseEnv, redisKeySpaces } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createLogger } from '@runbook/rpc';
 import { type Keyring, loadKeyring } from './crypto/encryption.js';
@@ -62,7 +62,9 @@ try {
   process.exit(1);
 }
 const db = createDb<Database>(databaseConfigFromEnv('secrets', env));
-const cache = createCache(env.REDIS_URL, { prefix: env.SECRETS_CACHE_PREFIX ?? `${env.REDIS_PREFIX}secrets:` });
+const cache = createCache(env.REDIS_URL, {
+  prefix: env.SECRETS_CACHE_PREFIX ?? redisKeySpaces(env.REDIS_PREFIX).secrets,
+});
 try {
   await migrateToLatest(db, migrations);
   const deps: SecretsDeps = {

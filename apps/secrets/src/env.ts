@@ -1,5 +1,5 @@
 /** The secrets service's environment, parsed once by `index.ts` (server) or `cli.ts` (operator commands). */
-import { port, serviceEnv, serviceUrl } from '@runbook/config';
+import { authCacheTtlMs, port, serviceEnv, serviceUrl } from '@runbook/config';
 import { z } from 'zod';
 
 /** Variables both the server and the CLI read: storage, cache and encryption keys. */
@@ -34,7 +34,7 @@ export const secretsEnvSchema = z.object({
   /** This service's own credential (issued by identity), presented when asking identity to authenticate callers. */
   SERVICE_CREDENTIAL: z.string().min(1, 'is required: the credential identity issued to the secrets service'),
   /** Authentication results are reused for this long (ms); bounds how late a revocation takes effect here. */
-  AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  AUTH_CACHE_TTL_MS: authCacheTtlMs,
 });
 /** Parsed server environment. */
 export type SecretsEnv = z.infer<typeof secretsEnvSchema>;

@@ -1,6 +1,6 @@
 /** Secrets service entry point: parse env, migrate (under Kysely's lock), build dependencies, serve. */
 import { createCache } from '@runbook/cache';
-import { parseEnv } from '@runbook/config';
+import { parseEnv, redisKeySpaces } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createCachedAuthenticator, createIdentityClient } from '@runbook/identity/client';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
@@ -20,7 +20,7 @@ let lastCacheWarning = 0;
 const deps: SecretsDeps = {
   db,
   cache: createCache(env.REDIS_URL, {
-    prefix: env.SECRETS_CACHE_PREFIX ?? `${env.REDIS_PREFIX}secrets:`,
+    prefix: env.SECRETS_CACHE_PREFIX ?? redisKeySpaces(env.REDIS_PREFIX).secrets,
     // At most one warning per 10 s while Redis is down; requests fall back to the database meanwhile.
     onError: (reason) => {
       if (Date.now() - lastCacheWarning < 10_000) return;
@@ -32,7 +32,7 @@ const deps: SecretsDeps = {
   authenticate: createCachedAuthenticator(
     createIdentityClient(env.IDENTITY_URL, env.SERVICE_CREDENTIAL),
     // Shared by every replica and service when REDIS_URL is set (same key space as catalog's).
-    createCache(env.REDIS_URL, { prefix: `${env.REDIS_PREFIX}auth:` }),
+    createCache(env.REDIS_URL, { prefix: redisKeySpaces(env.REDIS_PREFIX).auth }),
     env.AUTH_CACHE_TTL_MS,
   ),
   logger,

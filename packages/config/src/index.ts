@@ -56,6 +56,25 @@ export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trac
 export const redisPrefix = z.string().min(1).max(100).default('runbook:');
 
 /**
+ * The key spaces of one platform under its `REDIS_PREFIX` (see {@link redisPrefix}), so every
+ * service and the secrets CLI derive the same names: `identity` (identity's authentication cache),
+ * `auth` (the shared authentication tier of secrets and catalog), `secrets` (parameter cache, unless
+ * `SECRETS_CACHE_PREFIX`), `rateLimit` (gateway counters, unless `RATE_LIMIT_REDIS_PREFIX`).
+ */
+export const redisKeySpaces = (prefix: string) => ({
+  identity: `${prefix}identity:`,
+  auth: `${prefix}auth:`,
+  secrets: `${prefix}secrets:`,
+  rateLimit: `${prefix}gateway:rate-limit:`,
+});
+
+/**
+ * `AUTH_CACHE_TTL_MS` (0–60,000, default 1000): how long an authentication answer is reused, in ms —
+ * the bound on how late a revocation takes effect in the service that reads it.
+ */
+export const authCacheTtlMs = z.coerce.number().int().min(0).max(60_000).default(1000);
+
+/**
  * Env fragment every service shares:
  * - `HOST` (default `127.0.0.1`), `LOG_LEVEL` (default `info`);
  * - `DATA_DIR` — where SQLite files and generated local keys live (default `.data`);
