@@ -35,10 +35,18 @@ export interface SystemParameterAuditTable {
   created_at: number;
 }
 
+/** Rows written first in a transaction so that such transactions take turns (row `create`: parameter creation). */
+export interface SystemParameterLockTable {
+  name: string;
+  /** When the lock was last taken (epoch ms); written only to take the row lock. */
+  acquired_at: number;
+}
+
 /** All tables of the secrets database. */
 export interface Database {
   system_parameters: SystemParameterTable;
   system_parameter_audit: SystemParameterAuditTable;
+  system_parameter_locks: SystemParameterLockTable;
 }
 
 export type SystemParameterRow = Selectable<SystemParameterTable>;

@@ -61,6 +61,16 @@ export async function countParameters(db: Db): Promise<number> {
   return Number(row.n);
 }
 
+/**
+ * Makes parameter creations take turns until the calling transaction ends: writes the `create` row
+ * of `system_parameter_locks` (a row lock held until commit or rollback on MySQL; SQLite runs one
+ * write transaction at a time). Call it first in the transaction, then {@link countParameters}: the
+ * count then includes every creation committed before, so a limit checked on it is exact.
+ */
+export async function lockParameterCreation(db: Db, now: number): Promise<void> {
+  await db.updateTable('system_parameter_locks').set({ acquired_at: now }).where('name', '=', 'create').execute();
+}
+
 /** Inserts a parameter row. @returns its id. @throws the driver's unique violation for a taken name (see `isUniqueViolation`). */
 export const insertParameter = (db: Db, row: NewSystemParameterRow): Promise<number> =>
   insertReturningId(db, 'system_parameters', row);

@@ -117,8 +117,8 @@ export interface CreateParameterInput {
  * Creates a parameter at version 1 (value encrypted with the active key) and audits it.
  * @returns the DTO (`value` null when secret).
  * @throws {AppError} 413 `value_too_large` beyond SYSTEM_PARAMETER_VALUE_MAX_BYTES bytes of UTF-8;
- *   422 `parameter_limit_reached` when the instance holds `config.maxParameters` already (checked
- *   before the insert: concurrent creates may overshoot by at most their number);
+ *   422 `parameter_limit_reached` when the instance holds `config.maxParameters` already (exact
+ *   under concurrency: creations take turns on a row lock and count inside their transaction);
  *   409 `name_taken` when the name exists.
  */
 export async function createParameter(
@@ -127,17 +127,18 @@ export async function createParameter(
   input: CreateParameterInput,
 ): Promise<SystemParameterDto> {
   assertValueSize(input.value);
-  if ((await repo.countParameters(deps.db)) >= deps.config.maxParameters) {
-    throw unprocessable(
-      'parameter_limit_reached',
-      `This instance holds the maximum of ${deps.config.maxParameters} system parameters (SECRETS_MAX_PARAMETERS); delete unused ones first.`,
-    );
-  }
   const now = deps.now();
   const sealed = encryptValue(deps.keyring, input.name, input.value);
   let id: number;
   try {
     id = await deps.db.transaction().execute(async (trx) => {
+      await repo.lockParameterCreation(trx, now);
+      if ((await repo.countParameters(trx)) >= deps.config.maxParameters) {
+        throw unprocessable(
+          'parameter_limit_reached',
+          `This instance holds the maximum of ${deps.config.maxParameters} system parameters (SECRETS_MAX_PARAMETERS); delete unused ones first.`,
+        );
+      }
       const newId = await repo.insertParameter(trx, {
         name: input.name,
         display_name: input.display_name ?? displayNameOf(input.name),

@@ -236,6 +236,30 @@ describe.each(dialects)('system parameters on %s', (dialect) => {
       await small.destroy();
     }
   });
+
+  it('holds the maximum count under concurrent creates: exactly the room left succeeds, the rest is 422', async () => {
+    const small = await createSecretsTestKit(dialect, { maxParameters: 3 });
+    try {
+      const a = small.caller(CREDENTIALS.admin);
+      await a.systemParameters.create({ name: 'existing', value: '0' });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => a.systemParameters.create({ name: `racer_${i}`, value: String(i) })),
+      );
+      const created = outcomes.filter((o) => o.status === 'fulfilled');
+      const refused = await Promise.all(
+        outcomes.flatMap((o) => (o.status === 'rejected' ? [appError(Promise.reject(o.reason))] : [])),
+      );
+      expect(created).toHaveLength(2);
+      expect(refused.map((e) => [e.status, e.code])).toEqual(Array(10).fill([422, 'parameter_limit_reached']));
+      const all = await a.systemParameters.list({ page: { size: 100 } });
+      expect(all.total).toBe(3);
+      // The refused creates left nothing behind: no audit entry names a refused racer.
+      const audit = await a.systemParameters.auditLog({ page: { size: 100 } });
+      expect(audit.items.filter((entry) => entry.action === 'create')).toHaveLength(3);
+    } finally {
+      await small.destroy();
+    }
+  });
 });
 
 describe.each(dialects.flatMap((d) => caches.map((c) => [d, c] as const)))(
