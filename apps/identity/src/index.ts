@@ -39,7 +39,13 @@ const deps: IdentityDeps = {
     },
   }),
   authFailures: createFailureCounter({ threshold: config.authFailureThreshold, windowMs: config.authFailureWindowMs }),
-  signInLimiter: createSignInLimiter({ max: env.SIGN_IN_MAX_FAILURES, windowMs: 60_000 }),
+  // Redis when REDIS_URL is set: every replica counts the same failures.
+  signInLimiter: createSignInLimiter({
+    max: env.SIGN_IN_MAX_FAILURES,
+    windowSeconds: 60,
+    redisUrl: env.REDIS_URL,
+    keyPrefix: redisKeySpaces(env.REDIS_PREFIX).signIn,
+  }),
   logger,
   now: Date.now,
   config,

@@ -13,10 +13,14 @@ export function createServer(deps: IdentityDeps): Promise<ServiceServer> {
     logger: deps.logger,
     readiness: async () => ({ database: await ping(deps.db) }),
     // Without the cache identity authenticates from the database: reported, never failing readiness.
-    informational: async () => ({ cache: await deps.authCache.ping() }),
+    informational: async () => ({
+      cache: await deps.authCache.ping(),
+      sign_in_limiter: await deps.signInLimiter.ping(),
+    }),
     onClose: async () => {
       await deps.db.destroy();
       await deps.authCache.close();
+      await deps.signInLimiter.close();
     },
   });
 }

@@ -48,7 +48,7 @@ export async function createIdentityTestKit(dialect: Dialect): Promise<IdentityT
       threshold: config.authFailureThreshold,
       windowMs: config.authFailureWindowMs,
     }),
-    signInLimiter: createSignInLimiter({ max: 5, windowMs: 60_000 }),
+    signInLimiter: createSignInLimiter({ max: 5, windowSeconds: 60 }),
     logger: createLogger('identity-test', 'silent'),
     config,
     now: () => clock.now,

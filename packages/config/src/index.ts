@@ -59,13 +59,15 @@ export const redisPrefix = z.string().min(1).max(100).default('runbook:');
  * The key spaces of one platform under its `REDIS_PREFIX` (see {@link redisPrefix}), so every
  * service and the secrets CLI derive the same names: `identity` (identity's authentication cache),
  * `auth` (the shared authentication tier of secrets and catalog), `secrets` (parameter cache, unless
- * `SECRETS_CACHE_PREFIX`), `rateLimit` (gateway counters, unless `RATE_LIMIT_REDIS_PREFIX`).
+ * `SECRETS_CACHE_PREFIX`), `rateLimit` (gateway counters, unless `RATE_LIMIT_REDIS_PREFIX`), `signIn`
+ * (identity's failed sign-in counters).
  */
 export const redisKeySpaces = (prefix: string) => ({
   identity: `${prefix}identity:`,
   auth: `${prefix}auth:`,
   secrets: `${prefix}secrets:`,
   rateLimit: `${prefix}gateway:rate-limit:`,
+  signIn: `${prefix}identity:sign-in:`,
 });
 
 /**

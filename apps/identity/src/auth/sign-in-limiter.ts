@@ -1,60 +1,88 @@
 /**
- * Limits failed sign-ins per key (email + client IP) in fixed windows, in process memory (per
- * identity replica): after `max` failures within `windowMs` further attempts are refused until the
- * window ends, even with the right password. A success clears the key's failures.
+ * Limits failed sign-ins per key (email + client IP) in fixed windows: after `max` failures within
+ * the window (which starts at the key's first failure) further attempts are refused until it ends,
+ * even with the right password. A success clears the key's failures.
+ *
+ * Counting is `rate-limiter-flexible`'s: in Redis when a Redis URL is given, so every identity
+ * replica sees the same failures (an attacker cannot multiply the allowance by spreading attempts
+ * over replicas), with an in-process counter as its insurance while Redis is unreachable; in
+ * process memory otherwise (the embedded default runs one identity process). Keys are stored as
+ * the SHA-256 of the email and IP, never the email itself.
  */
+import { createHash } from 'node:crypto';
+import { createRedisClient } from '@runbook/cache';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 
 /** See {@link createSignInLimiter}. */
 export interface SignInLimiter {
-  /** Seconds until `key` may try again, or `null` when it may try now. */
-  retryAfter(key: string, now: number): number | null;
-  /** Counts one failure of `key`; returns the failures in the current window. */
-  fail(key: string, now: number): number;
+  /** Seconds (≥ 1) until `key` may try again, or `null` when it may try now. */
+  retryAfter(key: string): Promise<number | null>;
+  /** Counts one failure of `key`; resolves to the failures in its current window. */
+  fail(key: string): Promise<number>;
   /** Forgets `key`'s failures (after a successful sign-in). */
-  reset(key: string): void;
+  reset(key: string): Promise<void>;
+  /** Whether the shared counter answers: Redis `PING` (false until connected), always true in memory. */
+  ping(): Promise<boolean>;
+  /** Closes the Redis connection, if any. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createSignInLimiter}. */
+export interface SignInLimiterOptions {
+  /** Failures allowed per window (default 5). */
+  max?: number;
+  /** Window length in whole seconds, from the key's first failure (default 60). */
+  windowSeconds?: number;
+  /** Redis URL shared by every identity replica; without it, failures are counted in this process. */
+  redisUrl?: string | undefined;
+  /** Redis key prefix, e.g. `runbook:sign-in:` (default `sign-in:`). */
+  keyPrefix?: string;
 }
 
 /**
- * @param max failures allowed per window (default 5).
- * @param windowMs window length in ms, starting at the key's first failure (default one minute).
- * @param maxKeys keys remembered at most (oldest forgotten first).
+ * @throws {Error} only from `fail`/`retryAfter`/`reset` if the in-process counter itself fails
+ *   (Redis failures fall back to it).
  */
-export function createSignInLimiter(
-  options: { max?: number; windowMs?: number; maxKeys?: number } = {},
-): SignInLimiter {
+export function createSignInLimiter(options: SignInLimiterOptions = {}): SignInLimiter {
   const max = options.max ?? 5;
-  const windowMs = options.windowMs ?? 60_000;
-  const maxKeys = options.maxKeys ?? 10_000;
-  const windows = new Map<string, { start: number; count: number }>();
-  const current = (key: string, now: number) => {
-    const w = windows.get(key);
-    if (w && now - w.start >= windowMs) {
-      windows.delete(key);
-      return undefined;
-    }
-    return w;
-  };
+  const duration = options.windowSeconds ?? 60;
+  // rate-limiter-flexible joins its prefix and the key with ':'.
+  const keyPrefix = (options.keyPrefix ?? 'sign-in:').replace(/:$/, '');
+  const redis = options.redisUrl ? createRedisClient(options.redisUrl) : undefined;
+  const memory = new RateLimiterMemory({ points: max, duration, keyPrefix });
+  const limiter = redis
+    ? new RateLimiterRedis({
+        storeClient: redis,
+        points: max,
+        duration,
+        keyPrefix,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: memory,
+      })
+    : memory;
+  const hashed = (key: string) => createHash('sha256').update(key).digest('base64url');
   return {
-    retryAfter(key, now) {
-      const w = current(key, now);
-      if (!w || w.count < max) return null;
-      return Math.max(1, Math.ceil((w.start + windowMs - now) / 1000));
+    async retryAfter(key) {
+      const res = await limiter.get(hashed(key));
+      if (!res || res.consumedPoints < max) return null;
+      return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
     },
-    fail(key, now) {
-      let w = current(key, now);
-      if (!w) {
-        w = { start: now, count: 0 };
-        windows.set(key, w);
-        if (windows.size > maxKeys) {
-          const oldest = windows.keys().next().value;
-          if (oldest !== undefined) windows.delete(oldest);
-        }
+    async fail(key) {
+      return (await limiter.penalty(hashed(key), 1)).consumedPoints;
+    },
+    async reset(key) {
+      await limiter.delete(hashed(key));
+    },
+    async ping() {
+      if (!redis) return true;
+      try {
+        return (await redis.ping()) === 'PONG';
+      } catch {
+        return false;
       }
-      w.count++;
-      return w.count;
     },
-    reset(key) {
-      windows.delete(key);
+    async close() {
+      redis?.disconnect();
     },
   };
 }

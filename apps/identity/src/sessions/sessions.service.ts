@@ -40,7 +40,7 @@ export async function signIn(
   const email = input.email.trim();
   const key = `${email.toLowerCase()}|${input.ip}`;
   const now = deps.now();
-  const wait = deps.signInLimiter.retryAfter(key, now);
+  const wait = await deps.signInLimiter.retryAfter(key);
   if (wait !== null) {
     throw new AppError(429, 'rate_limited', `Too many failed sign-ins; try again in ${wait} s.`, {
       retryAfter: wait,
@@ -50,7 +50,7 @@ export async function signIn(
   const user = await userRepo.findUserByEmail(deps.db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !ok || user.archived) {
-    const failures = deps.signInLimiter.fail(key, now);
+    const failures = await deps.signInLimiter.fail(key);
     await recordAction(
       deps.db,
       {
@@ -69,7 +69,7 @@ export async function signIn(
     );
     throw new AppError(401, 'invalid_credentials', INVALID);
   }
-  deps.signInLimiter.reset(key);
+  await deps.signInLimiter.reset(key);
   const session = generateCredential(WEB_SESSION_PREFIX);
   const expiresAt = now + deps.config.webSessionTtlMs;
   await deps.db.transaction().execute(async (trx) => {

@@ -3,7 +3,6 @@ import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { credentialKind, generateCredential, hashCredential } from '../auth/credential-format.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { createSignInLimiter } from '../auth/sign-in-limiter.js';
 import { createIdentityTestKit, type IdentityTestKit } from '../test-support.js';
 
 const errorOf = async (p: Promise<unknown>) => {
@@ -30,16 +29,6 @@ describe('passwords and session credentials', () => {
     const session = generateCredential('rbw_');
     expect(session).toMatch(/^rbw_[0-9a-f]{72}$/);
     expect(credentialKind(session)).toBe('session');
-  });
-
-  it('limits failures per key within the window', () => {
-    const limiter = createSignInLimiter({ max: 2, windowMs: 60_000 });
-    expect(limiter.retryAfter('k', 0)).toBeNull();
-    limiter.fail('k', 0);
-    limiter.fail('k', 1000);
-    expect(limiter.retryAfter('k', 1000)).toBe(59);
-    expect(limiter.retryAfter('other', 1000)).toBeNull();
-    expect(limiter.retryAfter('k', 60_000)).toBeNull();
   });
 });
 
