@@ -193,6 +193,36 @@ describe('registerTRPC (direct path for single calls, tRPC handler for the rest)
     expect(aborted).toBeInstanceOf(TRPCClientError);
   });
 
+  it('cancels a call in flight when its signal aborts: the request is closed, the call rejects at once', async () => {
+    const slow = Fastify();
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const closed = new Promise<void>((resolve) => {
+      slow.get('/trpc/echo', (req) => {
+        req.raw.socket.once('close', () => resolve());
+        arrived();
+        return new Promise(() => {}); // never answers
+      });
+    });
+    const slowUrl = await slow.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const controller = new AbortController();
+      const call = createServiceClient<typeof appRouter>(slowUrl, 'good', { timeoutMs: 60_000 })
+        .echo.query({ n: 1 }, { signal: controller.signal })
+        .catch((e: unknown) => e);
+      await reached;
+      controller.abort();
+      const error = await call;
+      expect(error).toBeInstanceOf(TRPCClientError);
+      expect((error as TRPCClientError<typeof appRouter>).shape).toBeUndefined();
+      await closed; // the service saw its connection closed (times out otherwise)
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('rejects a body that is not JSON without quoting it (it may hold resolved secret values)', async () => {
     const broken = Fastify();
     broken.get('/trpc/echo', (_req, reply) =>
