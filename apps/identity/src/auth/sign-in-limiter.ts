@@ -1,7 +1,11 @@
 /**
- * Limits failed sign-ins per key (email + client IP) in fixed windows: after `max` failures within
- * the window (which starts at the key's first failure) further attempts are refused until it ends,
- * even with the right password. A success clears the key's failures.
+ * Limits sign-in attempts per key (email + client IP) in fixed windows: every attempt is counted
+ * *before* its password is checked, a success clears the key, so what remains counted are failures
+ * and attempts still running; beyond `max` within the window (which starts at the key's first
+ * counted attempt) attempts are refused until it ends, even with the right password. Counting first
+ * means a burst of parallel guesses gets `max` password checks, not one per request (checking
+ * first and counting the failure afterwards let every request of a burst through while the
+ * password hashes ran).
  *
  * Counting is `rate-limiter-flexible`'s: in Redis when a Redis URL is given, so every identity
  * replica sees the same failures (an attacker cannot multiply the allowance by spreading attempts
@@ -11,15 +15,18 @@
  */
 import { createHash } from 'node:crypto';
 import { createRedisClient } from '@runbook/cache';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** See {@link createSignInLimiter}. */
 export interface SignInLimiter {
-  /** Seconds (≥ 1) until `key` may try again, or `null` when it may try now. */
-  retryAfter(key: string): Promise<number | null>;
-  /** Counts one failure of `key`; resolves to the failures in its current window. */
-  fail(key: string): Promise<number>;
-  /** Forgets `key`'s failures (after a successful sign-in). */
+  /**
+   * Counts one attempt of `key`.
+   * @returns `attempts`: the attempts counted in the key's window, this one included;
+   *   `retryAfter`: seconds (≥ 1) until the window ends when this attempt is over the limit (refuse
+   *   it without checking the password), else `null`.
+   */
+  attempt(key: string): Promise<{ attempts: number; retryAfter: number | null }>;
+  /** Forgets `key`'s attempts (after a successful sign-in). */
   reset(key: string): Promise<void>;
   /** Whether the shared counter answers: Redis `PING` (false until connected), always true in memory. */
   ping(): Promise<boolean>;
@@ -29,7 +36,7 @@ export interface SignInLimiter {
 
 /** Options of {@link createSignInLimiter}. */
 export interface SignInLimiterOptions {
-  /** Failures allowed per window (default 5). */
+  /** Attempts allowed per window (default 5); a success clears the count. */
   max?: number;
   /** Window length in whole seconds, from the key's first failure (default 60). */
   windowSeconds?: number;
@@ -40,8 +47,8 @@ export interface SignInLimiterOptions {
 }
 
 /**
- * @throws {Error} only from `fail`/`retryAfter`/`reset` if the in-process counter itself fails
- *   (Redis failures fall back to it).
+ * @throws {Error} only from `attempt`/`reset` if the in-process counter itself fails (Redis
+ *   failures fall back to it).
  */
 export function createSignInLimiter(options: SignInLimiterOptions = {}): SignInLimiter {
   const max = options.max ?? 5;
@@ -62,13 +69,15 @@ export function createSignInLimiter(options: SignInLimiterOptions = {}): SignInL
     : memory;
   const hashed = (key: string) => createHash('sha256').update(key).digest('base64url');
   return {
-    async retryAfter(key) {
-      const res = await limiter.get(hashed(key));
-      if (!res || res.consumedPoints < max) return null;
-      return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    },
-    async fail(key) {
-      return (await limiter.penalty(hashed(key), 1)).consumedPoints;
+    async attempt(key) {
+      try {
+        const res = await limiter.consume(hashed(key));
+        return { attempts: res.consumedPoints, retryAfter: null };
+      } catch (refused) {
+        // Over the limit: rate-limiter-flexible rejects with the key's state (store errors fall back to memory).
+        if (!(refused instanceof RateLimiterRes)) throw refused;
+        return { attempts: refused.consumedPoints, retryAfter: Math.max(1, Math.ceil(refused.msBeforeNext / 1000)) };
+      }
     },
     async reset(key) {
       await limiter.delete(hashed(key));

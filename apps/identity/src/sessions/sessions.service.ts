@@ -40,7 +40,8 @@ export async function signIn(
   const email = input.email.trim();
   const key = `${email.toLowerCase()}|${input.ip}`;
   const now = deps.now();
-  const wait = await deps.signInLimiter.retryAfter(key);
+  // Counted before the password is checked, so parallel guesses cannot outrun the limit.
+  const { attempts, retryAfter: wait } = await deps.signInLimiter.attempt(key);
   if (wait !== null) {
     throw new AppError(429, 'rate_limited', `Too many failed sign-ins; try again in ${wait} s.`, {
       retryAfter: wait,
@@ -50,7 +51,6 @@ export async function signIn(
   const user = await userRepo.findUserByEmail(deps.db, email);
   const ok = await verifyPassword(user?.password_hash ?? null, input.password);
   if (!user || !ok || user.archived) {
-    const failures = await deps.signInLimiter.fail(key);
     await recordAction(
       deps.db,
       {
@@ -62,7 +62,7 @@ export async function signIn(
           email,
           ip: input.ip,
           reason: !user ? 'unknown_email' : user.archived ? 'user_archived' : 'wrong_password',
-          failures_in_window: failures,
+          failures_in_window: attempts,
         },
       },
       now,

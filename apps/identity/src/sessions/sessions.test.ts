@@ -106,6 +106,16 @@ describe.each(await testDialects())('web sign-in on %s', (dialect) => {
     expect(JSON.parse(logs[0]?.details ?? '{}')).toMatchObject({ email, ip: '10.0.0.3', reason: 'wrong_password' });
   });
 
+  it('checks at most 5 passwords of a parallel burst of wrong guesses; the rest is 429 at once', async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        errorOf(kit.caller(null).sessions.signIn({ email, password: `wrong guess number ${i}`, ip: '10.0.0.9' })),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 401)).toHaveLength(5);
+    expect(outcomes.filter((o) => o.status === 429)).toHaveLength(7);
+  });
+
   it("lets users change their own password only with the current one, and not other users'", async () => {
     const self = kit.caller(user.token).users;
     expect(await errorOf(self.setPassword({ id: user.userId, password: 'another long password' }))).toEqual({
