@@ -4,9 +4,10 @@
  * apps/gateway/dist) serves `GET /core/runbooks` while its catalog dependency is, in turn,
  *   - `in-process`: a function returning a canned page (the REST layer alone: Fastify,
  *     trpc-to-openapi, the procedure, zod, JSON:API mapping, serialisation);
- *   - `undici`: one bare undici request to a canned upstream + JSON.parse (the cost of a hop);
- *   - `trpc client`: the platform's service client (`createServiceClient`: @trpc/client httpLink
- *     over undici) to the same upstream.
+ *   - `undici`: one bare undici `request()` to a canned upstream + `res.body.json()` (a hop as
+ *     undici's stream API makes it);
+ *   - `trpc client`: the platform's service client (`createServiceClient`: @trpc/client with the
+ *     service link on undici's dispatcher interface) to the same upstream.
  * The upstream is a bare node:http server answering the same tRPC response bytes, so the
  * differences are the gateway's own CPU per request. Modes are alternated over rounds (median
  * reported) because the machine is noisy. Results: bench/results/hop.json.
@@ -113,7 +114,7 @@ export async function runHopBench({ quick = false } = {}) {
   });
   await new Promise((ok) => upstream.listen(0, '127.0.0.1', ok));
   const upstreamUrl = `http://127.0.0.1:${upstream.address().port}`;
-  const rounds = quick ? 1 : 3;
+  const rounds = quick ? 1 : 5;
   const samples = Object.fromEntries(MODES.map((m) => [m, []]));
   try {
     for (let r = 0; r < rounds; r++) {
