@@ -10,9 +10,13 @@ import {
   type TemplateValidation,
   unprocessable,
 } from '@runbook/contracts';
-import { decryptValue } from '../crypto/encryption.js';
+import { DecryptionError, decryptValue } from '../crypto/encryption.js';
 import type { SecretsDeps } from '../deps.js';
-import { loadSealedParameters } from '../system-parameters/parameter-cache.js';
+import {
+  loadSealedParameters,
+  reloadSealedParameters,
+  type SealedParameter,
+} from '../system-parameters/parameter-cache.js';
 import { type CompiledTemplate, compileTemplate, mentionsSystemParameters, unknownParameters } from './template.js';
 
 /** How secret values appear in previews. */
@@ -63,6 +67,51 @@ function atTemplate<T>(index: number, fn: () => T): T {
 
 const distinctNames = (compiled: readonly CompiledTemplate[]) => [...new Set(compiled.flatMap((c) => c.names))];
 
+const open = (deps: SecretsDeps, name: string, p: SealedParameter) =>
+  decryptValue(deps.keyring, name, { ciphertext: p.ciphertext, keyId: p.key_id });
+
+/**
+ * Loads the sealed parameters called `names` (one cache round trip, see `parameter-cache.ts`) and
+ * decrypts those `wanted` selects. A value that does not decrypt is read once more from the
+ * database with its cached entry dropped ({@link reloadSealedParameters}), so a bad cache entry
+ * never fails a resolution; only a stored value that does not decrypt does.
+ * @returns `sealed`: name → parameter (unknown names absent; a name deleted meanwhile too);
+ *   `values`: name → plaintext of the wanted ones.
+ * @throws {DecryptionError} when the stored value itself does not decrypt (a key missing from this
+ *   replica's keyring): answered as a 500 without the value or key.
+ */
+async function loadAndOpen(
+  deps: SecretsDeps,
+  names: readonly string[],
+  wanted: (p: SealedParameter) => boolean,
+): Promise<{ sealed: Map<string, SealedParameter>; values: Map<string, string> }> {
+  const sealed = await loadSealedParameters(deps, names);
+  const values = new Map<string, string>();
+  const failed: string[] = [];
+  for (const [name, p] of sealed) {
+    if (!wanted(p)) continue;
+    try {
+      values.set(name, open(deps, name, p));
+    } catch (error) {
+      if (!(error instanceof DecryptionError)) throw error;
+      failed.push(name);
+    }
+  }
+  if (failed.length === 0) return { sealed, values };
+  deps.logger.warn({ parameters: failed }, 'system parameter values did not decrypt; read again from the database');
+  const fresh = await reloadSealedParameters(deps, failed);
+  for (const name of failed) {
+    const p = fresh.get(name);
+    if (!p) {
+      sealed.delete(name);
+      continue;
+    }
+    sealed.set(name, p);
+    if (wanted(p)) values.set(name, open(deps, name, p));
+  }
+  return { sealed, values };
+}
+
 /**
  * Resolves templates to plaintext for execution. All or nothing: nothing is returned unless every
  * reference of every template resolves.
@@ -80,14 +129,12 @@ export async function resolveTemplates(
 ): Promise<{ results: string[]; references: Array<{ name: string; version: number }>; secret_values: string[] }> {
   const compiled = templates.map((t, i) => atTemplate(i, () => compileFor(t)));
   const names = distinctNames(compiled);
-  const sealed = await loadSealedParameters(deps, names);
+  const { sealed, values } = await loadAndOpen(deps, names, () => true);
   const missing = names.filter((n) => !sealed.has(n));
   if (missing.length > 0) throw unknownParameters(missing);
-  const values = new Map<string, string>();
   const secretValues = new Set<string>();
   for (const [name, p] of sealed) {
-    const value = decryptValue(deps.keyring, name, { ciphertext: p.ciphertext, keyId: p.key_id });
-    values.set(name, value);
+    const value = values.get(name) as string;
     if (p.secret && value !== '') secretValues.add(value);
   }
   const results = compiled.map((c, i) => atTemplate(i, () => c.render(values)));
@@ -111,15 +158,15 @@ export async function previewTemplate(
   missing: string[];
 }> {
   const compiled = compileFor(input);
-  const sealed = await loadSealedParameters(deps, compiled.names);
+  // Secret values are never decrypted for a preview.
+  const { sealed, values: plain } = await loadAndOpen(deps, compiled.names, (p) => !p.secret);
   const missing = compiled.names.filter((n) => !sealed.has(n)).sort();
   const references = [...sealed.entries()]
     .map(([name, p]) => ({ name, version: p.version, secret: p.secret }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
   if (missing.length > 0) return { result: null, references, missing };
   const values = new Map<string, string>();
-  for (const [name, p] of sealed)
-    values.set(name, p.secret ? MASK : decryptValue(deps.keyring, name, { ciphertext: p.ciphertext, keyId: p.key_id }));
+  for (const [name, p] of sealed) values.set(name, p.secret ? MASK : (plain.get(name) as string));
   const result = compiled.render(values, { checkUrl: !references.some((r) => r.secret) });
   return { result, references, missing };
 }

@@ -101,6 +101,40 @@ describe.each(dialects.flatMap((d) => caches.map((c) => [d, c] as const)))(
       expect(kit.queries.count).toBe(0); // warm again
     });
 
+    it('reads a value again from the database when its cached entry does not decrypt, and drops the entry', async () => {
+      await admin().systemParameters.create({ name: 'sealed_secret', value: 's3cr3t-value', secret: true });
+      await admin().systemParameters.create({ name: 'sealed_plain', value: 'plain-value', secret: false });
+      const service = kit.caller(CREDENTIALS.service);
+      await service.resolution.resolve(resolveInput('sealed_secret')); // fills both entries …
+      await service.resolution.resolve(resolveInput('sealed_plain'));
+      // … which then stop decrypting: another ciphertext (sealed under another name) and an unknown key.
+      const [secretEntry, plainEntry] = (await kit.deps.cache.mget([
+        entryKey('sealed_secret'),
+        entryKey('sealed_plain'),
+      ])) as [string, string];
+      const swapped = { ...JSON.parse(secretEntry), ciphertext: JSON.parse(plainEntry).ciphertext };
+      const retired = { ...JSON.parse(plainEntry), key_id: 'retired-key' };
+      await kit.deps.cache.mset(
+        [
+          [entryKey('sealed_secret'), JSON.stringify(swapped)],
+          [entryKey('sealed_plain'), JSON.stringify(retired)],
+        ],
+        60_000,
+      );
+      kit.queries.count = 0;
+      const out = await service.resolution.resolve({
+        templates: [{ template: '{{system.sealed_secret}} {{system.sealed_plain}}', context: 'text' }],
+      });
+      expect(out.results).toEqual(['s3cr3t-value plain-value']);
+      expect(out.secret_values).toEqual(['s3cr3t-value']);
+      expect(kit.queries.count).toBe(1); // one read of both names
+      // The bad entries are gone (refilled by the next read), not served again.
+      expect(await kit.deps.cache.mget([entryKey('sealed_secret'), entryKey('sealed_plain')])).toEqual([null, null]);
+      await kit.deps.cache.mset([[entryKey('sealed_plain'), JSON.stringify(retired)]], 60_000);
+      const preview = await service.systemParameters.preview({ template: 'x={{system.sealed_plain}}' });
+      expect(preview.result).toBe('x=plain-value');
+    });
+
     it('does not let a caller that saw a newer generation join a database read started before the write', {
       timeout: 5_000,
     }, async () => {

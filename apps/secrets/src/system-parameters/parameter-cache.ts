@@ -193,6 +193,22 @@ export async function loadSealedParameters(
   return result;
 }
 
+/**
+ * Reads `names` again from the database, bypassing the cache, for values that did not decrypt:
+ * drops their cached entries first (one `DEL`), so an entry that cannot be opened — corrupt, or
+ * sealed with a key this replica does not hold — costs one extra read instead of failing every
+ * resolution until it expires. Deleting an entry only ever causes a miss, which refills it under
+ * the generation then current.
+ * @returns name → sealed parameter as stored; names no longer stored are absent.
+ */
+export async function reloadSealedParameters(
+  deps: SecretsDeps,
+  names: readonly string[],
+): Promise<Map<string, SealedParameter>> {
+  await deps.cache.del(names.map(entryKey));
+  return readAndFill(deps, names, new Map(), 0, false);
+}
+
 /** How often (ms) an invalidation the cache refused is retried. */
 export const INVALIDATION_RETRY_MS = 250;
 
