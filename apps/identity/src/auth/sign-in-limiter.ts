@@ -38,11 +38,11 @@ export interface SignInLimiter {
 export interface SignInLimiterOptions {
   /** Attempts allowed per window (default 5); a success clears the count. */
   max?: number;
-  /** Window length in whole seconds, from the key's first failure (default 60). */
+  /** Window length in whole seconds, from the key's first counted attempt (default 60). */
   windowSeconds?: number;
-  /** Redis URL shared by every identity replica; without it, failures are counted in this process. */
+  /** Redis URL shared by every identity replica; without it, attempts are counted in this process. */
   redisUrl?: string | undefined;
-  /** Redis key prefix, e.g. `runbook:sign-in:` (default `sign-in:`). */
+  /** Redis key prefix, e.g. `runbook:identity:sign-in:` (default `sign-in:`). */
   keyPrefix?: string;
 }
 
