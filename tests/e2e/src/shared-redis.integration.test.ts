@@ -2,8 +2,9 @@
  * Two platforms on one Redis (MySQL + Redis), each with its own `REDIS_PREFIX`: cached
  * authentications are keyed by the credential's hash only, so under one prefix a token of one
  * platform would be accepted by the other for as long as the first platform's entry lives. Also
- * checks that every key space of a platform (identity's cache, the services' authentication tier,
- * secrets' parameter cache, the gateway's rate-limit counters) lives under its prefix.
+ * checks that every key space of a platform (identity's cache and sign-in counters, the services'
+ * authentication tier, secrets' parameter cache, the gateway's rate-limit counters) lives under its
+ * prefix.
  */
 import { testDialects } from '@runbook/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,5 +55,22 @@ describe.runIf(runs)('two platforms sharing one Redis', () => {
     expect([...spaces].sort()).toEqual(expect.arrayContaining(['auth', 'gateway', 'identity', 'secrets']));
     expect(keys).toContain(`${a.redisPrefix}secrets:param:shared_redis_probe`);
     expect(keys.some((key) => key.startsWith(`${a.redisPrefix}gateway:rate-limit:`))).toBe(true);
+  });
+
+  it('counts failed sign-ins in Redis under the platform prefix, hashed, apart from the other platform', async () => {
+    const attempt = (platform: TestPlatform) =>
+      fetch(`${platform.base}/settings/api/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'shared-redis@example.com', password: 'guess guess guess' }),
+      });
+    for (let i = 0; i < 5; i++) expect((await attempt(a)).status).toBe(401);
+    expect((await attempt(a)).status).toBe(429);
+    expect((await attempt(b)).status).toBe(401); // B counts its own attempts
+    const [keys] = (await redisCommands(redisUrl, [['KEYS', `${a.redisPrefix}identity:sign-in:*`]])) as [string[]];
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).not.toContain('shared-redis');
+    const ready = await fetch(`${a.urls.identity}/readyz`).then((r) => r.json());
+    expect(ready).toMatchObject({ status: 'ready', checks: { sign_in_limiter: true } });
   });
 });
