@@ -38,7 +38,13 @@ const deps: IdentityDeps = {
       logger.warn({ reason }, 'auth cache unavailable; authenticating from the database');
     },
   }),
-  authFailures: createFailureCounter({ threshold: config.authFailureThreshold, windowMs: config.authFailureWindowMs }),
+  // Redis when REDIS_URL is set: repeated failures are recorded once per window for the platform.
+  authFailures: createFailureCounter({
+    threshold: config.authFailureThreshold,
+    windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS,
+    redisUrl: env.REDIS_URL,
+    keyPrefix: redisKeySpaces(env.REDIS_PREFIX).authFailures,
+  }),
   // Redis when REDIS_URL is set: every replica counts the same failures.
   signInLimiter: createSignInLimiter({
     max: env.SIGN_IN_MAX_FAILURES,

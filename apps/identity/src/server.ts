@@ -21,6 +21,7 @@ export function createServer(deps: IdentityDeps): Promise<ServiceServer> {
       await deps.db.destroy();
       await deps.authCache.close();
       await deps.signInLimiter.close();
+      await deps.authFailures.close();
     },
   });
 }

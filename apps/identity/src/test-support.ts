@@ -46,7 +46,7 @@ export async function createIdentityTestKit(dialect: Dialect): Promise<IdentityT
     authCache: createMemoryCache({ prefix: 't:' }),
     authFailures: createFailureCounter({
       threshold: config.authFailureThreshold,
-      windowMs: config.authFailureWindowMs,
+      windowSeconds: config.authFailureWindowMs / 1000,
     }),
     signInLimiter: createSignInLimiter({ max: 5, windowSeconds: 60 }),
     logger: createLogger('identity-test', 'silent'),

@@ -60,7 +60,7 @@ export const redisPrefix = z.string().min(1).max(100).default('runbook:');
  * service and the secrets CLI derive the same names: `identity` (identity's authentication cache),
  * `auth` (the shared authentication tier of secrets and catalog), `secrets` (parameter cache, unless
  * `SECRETS_CACHE_PREFIX`), `rateLimit` (gateway counters, unless `RATE_LIMIT_REDIS_PREFIX`), `signIn`
- * (identity's failed sign-in counters).
+ * (identity's failed sign-in counters), `authFailures` (identity's authentication failure counters).
  */
 export const redisKeySpaces = (prefix: string) => ({
   identity: `${prefix}identity:`,
@@ -68,6 +68,7 @@ export const redisKeySpaces = (prefix: string) => ({
   secrets: `${prefix}secrets:`,
   rateLimit: `${prefix}gateway:rate-limit:`,
   signIn: `${prefix}identity:sign-in:`,
+  authFailures: `${prefix}identity:auth-failures:`,
 });
 
 /**

@@ -48,7 +48,7 @@ async function failure(
   token: { id: number; user_id: number } | null,
   now: number,
 ) {
-  const failures = deps.authFailures.hit(hash, now);
+  const failures = await deps.authFailures.hit(hash);
   if (failures !== null) {
     try {
       await recordAction(

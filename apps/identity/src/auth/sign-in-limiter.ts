@@ -7,15 +7,15 @@
  * first and counting the failure afterwards let every request of a burst through while the
  * password hashes ran).
  *
- * Counting is `rate-limiter-flexible`'s: in Redis when a Redis URL is given, so every identity
- * replica sees the same failures (an attacker cannot multiply the allowance by spreading attempts
- * over replicas), with an in-process counter as its insurance while Redis is unreachable; in
- * process memory otherwise (the embedded default runs one identity process). Keys are stored as
- * the SHA-256 of the email and IP, never the email itself.
+ * Counting is `rate-limiter-flexible`'s ({@link createCounterStore}): in Redis when a Redis URL is
+ * given, so every identity replica sees the same attempts (an attacker cannot multiply the
+ * allowance by spreading attempts over replicas), with an in-process counter as its insurance while
+ * Redis is unreachable; in process memory otherwise (the embedded default runs one identity
+ * process). Keys are stored as the SHA-256 of the email and IP, never the email itself.
  */
 import { createHash } from 'node:crypto';
-import { createRedisClient } from '@runbook/cache';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes } from 'rate-limiter-flexible';
+import { createCounterStore } from './counter-store.js';
 
 /** See {@link createSignInLimiter}. */
 export interface SignInLimiter {
@@ -52,21 +52,13 @@ export interface SignInLimiterOptions {
  */
 export function createSignInLimiter(options: SignInLimiterOptions = {}): SignInLimiter {
   const max = options.max ?? 5;
-  const duration = options.windowSeconds ?? 60;
-  // rate-limiter-flexible joins its prefix and the key with ':'.
-  const keyPrefix = (options.keyPrefix ?? 'sign-in:').replace(/:$/, '');
-  const redis = options.redisUrl ? createRedisClient(options.redisUrl) : undefined;
-  const memory = new RateLimiterMemory({ points: max, duration, keyPrefix });
-  const limiter = redis
-    ? new RateLimiterRedis({
-        storeClient: redis,
-        points: max,
-        duration,
-        keyPrefix,
-        rejectIfRedisNotReady: true,
-        insuranceLimiter: memory,
-      })
-    : memory;
+  const store = createCounterStore({
+    points: max,
+    windowSeconds: options.windowSeconds ?? 60,
+    redisUrl: options.redisUrl,
+    keyPrefix: options.keyPrefix ?? 'sign-in:',
+  });
+  const limiter = store.counter;
   const hashed = (key: string) => createHash('sha256').update(key).digest('base64url');
   return {
     async attempt(key) {
@@ -82,16 +74,7 @@ export function createSignInLimiter(options: SignInLimiterOptions = {}): SignInL
     async reset(key) {
       await limiter.delete(hashed(key));
     },
-    async ping() {
-      if (!redis) return true;
-      try {
-        return (await redis.ping()) === 'PONG';
-      } catch {
-        return false;
-      }
-    },
-    async close() {
-      redis?.disconnect();
-    },
+    ping: store.ping,
+    close: store.close,
   };
 }
