@@ -7,7 +7,7 @@
  * | create a workspace                            | `workspace_manager` globally (procedure meta `role`)    |
  * | create/update/delete runbooks and their tasks | `workspace_manager` globally or for the runbook's workspace |
  * | start/pause/resume/cancel a run               | `workspace_manager` globally or for the runbook's workspace |
- * | start/finish/skip a task                      | the above, or being a user the task is assigned to      |
+ * | start/finish/skip a task                      | the above, or being a user the task is assigned to, directly or through a team |
  * | create/update/delete integrations             | `integrations_admin` globally (procedure meta `role`)   |
  * | create/update custom field definitions        | `workspace_manager` globally (procedure meta `role`)    |
  * | comment on runbooks and tasks                 | `developer`                                             |
@@ -19,7 +19,7 @@
  *
  * Service principals may do everything. Missing and invisible resources are reported as 404 before any 403.
  */
-import { forbidden, hasRole, notFound, type Principal } from '@runbook/contracts';
+import { type Assignee, forbidden, hasRole, notFound, type Principal } from '@runbook/contracts';
 import type { CatalogDeps } from './deps.js';
 import { findRunbookById } from './runbooks/runbooks.repository.js';
 
@@ -75,18 +75,29 @@ export function assertCanManageWorkspace(
 }
 
 /**
- * @param assignedUserIds users the task is assigned to directly (team membership is not consulted).
- * @throws {AppError} 403 unless `principal` may start, finish or skip a task of `workspaceId`.
+ * Whether `principal` may start, finish or skip a task of workspace `workspaceId` assigned to
+ * `assignees`: a workspace_manager (globally or for the workspace), a user the task is assigned to,
+ * or a member of a team it is assigned to (DESIGN §4: members act on tasks assigned to them).
+ * Team membership lives in identity, so it is a separate, later question:
+ * @param teamsOfUser the task's teams the user belongs to, once asked of identity; `undefined` before.
+ * @returns `'allowed'`; `'ask_teams'` when only membership in one of the task's teams could allow
+ * it and `teamsOfUser` is not known yet; otherwise throws.
+ * @throws {AppError} 403 `forbidden` when the principal may not act on the task.
  */
-export function assertCanActOnTask(
+export function checkTaskAction(
   principal: Principal,
   workspaceId: number,
-  assignedUserIds: readonly string[],
-): void {
-  if (principal.kind === 'user' && assignedUserIds.includes(principal.user_id)) return;
-  if (!hasRole(principal, 'workspace_manager', String(workspaceId))) {
-    throw forbidden(
-      `Only a user the task is assigned to, or a workspace_manager (globally or for workspace ${workspaceId}), may act on it.`,
-    );
+  assignees: readonly Assignee[],
+  teamsOfUser?: ReadonlySet<string>,
+): 'allowed' | 'ask_teams' {
+  if (hasRole(principal, 'workspace_manager', String(workspaceId))) return 'allowed';
+  if (principal.kind === 'user') {
+    const teams = assignees.filter((a) => a.type === 'team');
+    if (assignees.some((a) => a.type === 'user' && a.id === principal.user_id)) return 'allowed';
+    if (teams.length > 0 && teamsOfUser === undefined) return 'ask_teams';
+    if (teams.some((a) => teamsOfUser?.has(a.id))) return 'allowed';
   }
+  throw forbidden(
+    `Only a user the task is assigned to (directly or through one of its teams), or a workspace_manager (globally or for workspace ${workspaceId}), may act on it.`,
+  );
 }

@@ -51,7 +51,7 @@ export interface CatalogDeps {
   now: () => number;
   /** Template validation and resolution by the secrets service (a fake in tests). */
   secrets: TemplateService;
-  /** Whether assigned users and teams exist (identity; a fake in tests). */
+  /** Whether assigned users and teams exist, and which of a task's teams a user belongs to (identity; a fake in tests). */
   directory: Directory;
   /** Sends integration requests (Node's fetch in production; tests may wrap it). */
   fetch: typeof fetch;

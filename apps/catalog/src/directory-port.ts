@@ -1,7 +1,8 @@
 /**
  * Catalog's view of identity's directory: checking that the users and teams a task is assigned to
- * exist. Production asks identity (`users.get` / `teams.get`, catalog's service credential) for each
- * assignee in parallel — assignee lists are short; tests use a fake.
+ * exist, and which of a task's teams a user belongs to. Production asks identity (`users.get` /
+ * `teams.get` for each assignee in parallel — assignee lists are short — and `teams.memberships`,
+ * with catalog's service credential); tests use a fake.
  */
 import { AppError, type Assignee, type ErrorObject } from '@runbook/contracts';
 import type { IdentityClient } from '@runbook/identity/client';
@@ -14,7 +15,18 @@ export interface Directory {
    * @throws {AppError} 503 `identity_unavailable` when identity cannot answer.
    */
   findMissing(assignees: readonly Assignee[]): Promise<Assignee[]>;
+  /**
+   * The ids among `teamIds` (1–100) of the teams user `userId` belongs to.
+   * @throws {AppError} 503 `identity_unavailable` when identity cannot answer.
+   */
+  teamsOfUser(userId: string, teamIds: readonly string[]): Promise<string[]>;
 }
+
+const identityUnavailable = (cause: unknown) =>
+  new AppError(503, 'identity_unavailable', 'The identity service is unavailable; try again shortly.', {
+    retryAfter: 1,
+    cause,
+  });
 
 const isNotFound = (error: unknown) =>
   error instanceof TRPCClientError &&
@@ -31,14 +43,18 @@ export function createIdentityDirectory(client: IdentityClient): Directory {
             return true;
           } catch (error) {
             if (isNotFound(error)) return false;
-            throw new AppError(503, 'identity_unavailable', 'The identity service is unavailable; try again shortly.', {
-              retryAfter: 1,
-              cause: error,
-            });
+            throw identityUnavailable(error);
           }
         }),
       );
       return assignees.filter((_, i) => !found[i]);
+    },
+    async teamsOfUser(userId, teamIds) {
+      try {
+        return (await client.teams.memberships.query({ user_id: userId, team_ids: [...teamIds] })).team_ids;
+      } catch (error) {
+        throw identityUnavailable(error);
+      }
     },
   };
 }

@@ -152,6 +152,11 @@ export interface CatalogTestKit {
   worker: JobWorker;
   /** How often `deps.jobsQueued` was called. */
   wakeups: { count: number };
+  /**
+   * The fake directory's team memberships (team id → user ids; add to it freely) and how often it
+   * was asked about them.
+   */
+  teams: { members: Map<string, Set<string>>; asked: number };
   /** The database's location (MySQL URL or SQLite file), for a second connection pool. */
   location: string;
   /** Database queries run so far (reset `count` before measuring) and the latest 50 of them, oldest first. */
@@ -178,6 +183,7 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
   const principals = new Map<string, Principal>();
   const secrets = new FakeSecrets();
   const wakeups = { count: 0 };
+  const teams = { members: new Map<string, Set<string>>(), asked: 0 };
   const deps: CatalogDeps = {
     db: testDb.db,
     authenticate: async (credential) => {
@@ -189,7 +195,13 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
     now: () => clock.now,
     secrets,
     // Ids from 900000 up are unknown to the fake directory.
-    directory: { findMissing: async (assignees) => assignees.filter((a) => Number(a.id) >= 900_000) },
+    directory: {
+      findMissing: async (assignees) => assignees.filter((a) => Number(a.id) >= 900_000),
+      teamsOfUser: async (userId, teamIds) => {
+        teams.asked++;
+        return teamIds.filter((id) => teams.members.get(id)?.has(userId));
+      },
+    },
     fetch: globalThis.fetch,
     orchestration: { ...defaultOrchestrationConfig, workerId: 'test-worker', pollMs: 10, maxAttempts: 3 },
     jobsQueued: () => {
@@ -214,6 +226,7 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
     secrets,
     worker: createJobWorker(deps),
     wakeups,
+    teams,
     location: testDb.location,
     queries,
     caller,

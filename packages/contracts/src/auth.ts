@@ -9,7 +9,7 @@ import { z } from 'zod';
 /** Every role, with what it permits. */
 export const roleTable = {
   developer:
-    'Required for any API call (globally or for a workspace). Read users, teams, system parameters and the visible workspaces with their runbooks and tasks; act on tasks assigned to them.',
+    'Required for any API call (globally or for a workspace). Read users, teams, system parameters and the visible workspaces with their runbooks and tasks; act on tasks assigned to them or to a team they belong to.',
   integrations_admin: 'Create, edit and delete system parameters and integrations. Global only.',
   workspace_manager:
     'Create workspaces and teams and manage team members (global); create, edit and delete runbooks and tasks (globally or in one workspace).',

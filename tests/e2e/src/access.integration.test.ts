@@ -527,6 +527,30 @@ describe.each(await testDialects())('role matrix on %s', (dialect) => {
     expect(failures).toEqual([]);
   }, 300_000);
 
+  it('lets members of a team a task is assigned to act on it, through identity; others get 403', async () => {
+    const admin = platform.as(platform.adminToken);
+    const [member, outsider] = [await f.user(), await f.user()];
+    const team = await f.team([member]);
+    const { runbook_id, id } = await f.started();
+    const path = `/core/runbooks/${runbook_id}/tasks/${id}`;
+    const assigned = await admin('PATCH', path, {
+      data: { type: 'task', attributes: {}, relationships: { assignees: { data: [{ id: team, type: 'team' }] } } },
+    });
+    expect(assigned.status).toBe(200);
+    const asOutsider = platform.as((await f.token(outsider)).token);
+    const refused = await asOutsider('PATCH', `${path}/start`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.errors[0].code).toBe('forbidden');
+    const asMember = platform.as((await f.token(member)).token);
+    const started = await asMember('PATCH', `${path}/start`);
+    expect(started.status).toBe(200);
+    expect(started.body.data.attributes.stage).toBe('in_progress');
+    // Removed from the team: the next action is refused.
+    expect((await admin('DELETE', `/core/teams/${team}/members/${member}`)).status).toBe(204);
+    expect((await asMember('PATCH', `${path}/finish`)).status).toBe(403);
+    expect((await admin('GET', path)).body.data.attributes.stage).toBe('in_progress');
+  });
+
   it('scopes workspaces: a user with only workspace roles sees those workspaces; others are 404', async () => {
     const admin = platform.as(platform.adminToken);
     const [wsA, wsB] = [await f.workspace(), await f.workspace()];

@@ -9,8 +9,8 @@
  * | `runbook_not_active`      | a task is started while the run is not active, or finished/skipped outside a run |
  * | `predecessors_incomplete` | a task is started before all its predecessors completed (`meta.incomplete_predecessor_ids`) |
  */
-import { type Actor, AppError, notFound, type Principal } from '@runbook/contracts';
-import { assertCanActOnTask, assertCanManageWorkspace } from '../access.js';
+import { type Actor, AppError, type Assignee, notFound, type Principal } from '@runbook/contracts';
+import { assertCanManageWorkspace, assertVisible, checkTaskAction } from '../access.js';
 import { insertComment } from '../comments/comments.repository.js';
 import type { CatalogDeps } from '../deps.js';
 import * as engine from './engine.js';
@@ -110,7 +110,14 @@ export function cancelRunbook(deps: CatalogDeps, principal: Principal, id: numbe
   });
 }
 
-/** Runs a task action on task `taskId` of runbook `runbookId` after the 404 and access checks. */
+/**
+ * Runs a task action on task `taskId` of runbook `runbookId` after the 404 (missing, or in a
+ * workspace the principal cannot see) and access checks. When
+ * only membership in one of the task's teams could allow the action, the transaction ends without
+ * work, identity is asked outside it (no row lock held while identity answers) and the action is
+ * tried once more with the answer, against the task as it then is.
+ * @throws {AppError} 404; 403; 503 `identity_unavailable` when team membership cannot be checked.
+ */
 async function onTask(
   deps: CatalogDeps,
   principal: Principal,
@@ -118,15 +125,23 @@ async function onTask(
   taskId: number,
   work: (run: engine.RunContext, task: repo.ActionTask) => Promise<void>,
 ): Promise<void> {
-  const done = await engine.inRun(deps, runbookId, async (run) => {
-    const task = await repo.findActionTask(run.trx, runbookId, taskId);
-    if (!task) throw notFound('task', String(taskId));
-    const assignedUsers = (JSON.parse(task.assignees ?? '[]') as Array<{ type: string; id: string }>)
-      .filter((a) => a.type === 'user')
-      .map((a) => a.id);
-    assertCanActOnTask(principal, run.runbook.workspace_id, assignedUsers);
-    await work(run, task);
-  });
+  const attempt = (teamsOfUser?: ReadonlySet<string>) =>
+    engine.inRun(deps, runbookId, async (run) => {
+      assertVisible(principal, run.runbook.workspace_id, { type: 'runbook', id: String(runbookId) });
+      const task = await repo.findActionTask(run.trx, runbookId, taskId);
+      if (!task) throw notFound('task', String(taskId));
+      const assignees = JSON.parse(task.assignees ?? '[]') as Assignee[];
+      if (checkTaskAction(principal, run.runbook.workspace_id, assignees, teamsOfUser) === 'ask_teams') {
+        return assignees.filter((a) => a.type === 'team').map((a) => a.id);
+      }
+      await work(run, task);
+      return null;
+    });
+  let done = await attempt();
+  // Only a user is asked about teams, and never twice: with the answer the check allows or throws.
+  if (done?.value && principal.kind === 'user') {
+    done = await attempt(new Set(await deps.directory.teamsOfUser(principal.user_id, done.value)));
+  }
   if (!done) throw notFound('runbook', String(runbookId));
 }
 

@@ -274,6 +274,60 @@ describe.each(await testDialects())('runs on %s', (dialect) => {
     expect(await codeOf(developer.tasks.skip({ runbook_id: rb, id: other, comment: 'x' }))).toBe('FORBIDDEN');
   });
 
+  it('lets members of an assigned team act, asking identity only when the team could decide', async () => {
+    const rb = await newRunbook('Team tasks');
+    const memberCredential = kit.userWith(['developer']);
+    const member = (await kit.deps.authenticate(memberCredential)) as { user_id: string };
+    const outsider = kit.userWith(['developer']);
+    kit.teams.members.set('41', new Set([member.user_id]));
+    kit.teams.members.set('42', new Set());
+    const teamTask = await task(rb, 'team', [], {
+      assignees: [
+        { type: 'team', id: '42' },
+        { type: 'team', id: '41' },
+      ],
+    });
+    const otherTeamTask = await task(rb, 'other team', [], { assignees: [{ type: 'team', id: '42' }] });
+    const directTask = await task(rb, 'direct', [], {
+      assignees: [
+        { type: 'user', id: member.user_id },
+        { type: 'team', id: '42' },
+      ],
+    });
+    const unassigned = await task(rb, 'unassigned');
+    const later = await task(rb, 'later', [], { assignees: [{ type: 'team', id: '41' }] });
+    await manager.runbooks.start({ id: rb });
+    const me = kit.caller(memberCredential);
+
+    kit.teams.asked = 0;
+    expect(await codeOf(me.tasks.start({ runbook_id: rb, id: teamTask }))).toBe('ok');
+    expect(kit.teams.asked).toBe(1);
+    expect(await codeOf(me.tasks.finish({ runbook_id: rb, id: teamTask }))).toBe('ok');
+    expect((await developer.tasks.get({ runbook_id: rb, id: teamTask })).stage).toBe('complete');
+    expect(await codeOf(me.tasks.start({ runbook_id: rb, id: otherTeamTask }))).toBe('FORBIDDEN');
+    expect(await codeOf(kit.caller(outsider).tasks.skip({ runbook_id: rb, id: teamTask, comment: 'x' }))).toBe(
+      'FORBIDDEN',
+    );
+    expect(kit.teams.asked).toBe(4);
+    // Directly assigned users, managers and tasks without teams need no question to identity.
+    expect(await codeOf(me.tasks.start({ runbook_id: rb, id: directTask }))).toBe('ok');
+    expect(await codeOf(manager.tasks.start({ runbook_id: rb, id: otherTeamTask }))).toBe('ok');
+    expect(await codeOf(me.tasks.start({ runbook_id: rb, id: unassigned }))).toBe('FORBIDDEN');
+    expect(kit.teams.asked).toBe(4);
+    // Leaving the team takes the right away with it.
+    kit.teams.members.get('41')?.delete(member.user_id);
+    expect(await codeOf(me.tasks.start({ runbook_id: rb, id: later }))).toBe('FORBIDDEN');
+  });
+
+  it('answers 404, not 403, for task actions in a workspace the user cannot see', async () => {
+    const rb = await newRunbook('Hidden');
+    const t = await task(rb, 't');
+    await manager.runbooks.start({ id: rb });
+    const elsewhere = kit.as([{ role: 'developer', workspace_id: String(Number(ws) + 1000) }]);
+    expect(await codeOf(elsewhere.tasks.start({ runbook_id: rb, id: t }))).toBe('NOT_FOUND');
+    expect(await codeOf(developer.tasks.start({ runbook_id: rb, id: t }))).toBe('FORBIDDEN');
+  });
+
   it('comments on runbooks and tasks', async () => {
     const rb = await newRunbook('Talk');
     const t = await task(rb, 't');

@@ -275,8 +275,10 @@ export const tasksRouter = router({
 
   /**
    * Start a Task (no body): `startable → in_progress`; an integration task's request is then sent.
-   * On an integration task whose execution failed, retries it. Who: workspace_manager or an assigned
-   * user. Errors: 404; 422 `runbook_not_active`, `predecessors_incomplete`, `invalid_transition`.
+   * On an integration task whose execution failed, retries it. Who: workspace_manager, or a user the
+   * task is assigned to directly or through a team. Errors: 403; 404 (also for a runbook in a
+   * workspace the user cannot see); 422 `runbook_not_active`, `predecessors_incomplete`,
+   * `invalid_transition`; 503 `identity_unavailable` when team membership cannot be checked.
    */
   start: action('start', 'Start a Task')
     .input(taskRef)

@@ -53,6 +53,19 @@ export function findMembers(db: Db, teamIds: number[]): Promise<Array<{ team_id:
     .execute();
 }
 
+/** The ids among `teamIds` of the teams user `userId` belongs to, ascending (one query on the primary key). */
+export async function findTeamsOfMember(db: Db, userId: number, teamIds: number[]): Promise<number[]> {
+  if (teamIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('team_members')
+    .select('team_id')
+    .where('user_id', '=', userId)
+    .where('team_id', 'in', teamIds)
+    .orderBy('team_id')
+    .execute();
+  return rows.map((r) => r.team_id);
+}
+
 /** How many members team `teamId` has. */
 export async function countMembers(db: Db, teamId: number): Promise<number> {
   const row = await db

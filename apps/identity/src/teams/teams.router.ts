@@ -31,6 +31,19 @@ export const teamsRouter = router({
       ),
     ),
 
+  /**
+   * Which of the given teams a user belongs to — catalog's check that a user may act on a task
+   * assigned to one of their teams. Input `{user_id, team_ids}` (1–100 team ids). Output
+   * `{team_ids}`: the subset the user is a member of, ascending; unknown teams and users are
+   * members of nothing (no 404). Role: developer.
+   */
+  memberships: authedProcedure
+    .input(z.object({ user_id: idSchema, team_ids: z.array(idSchema).min(1).max(100) }))
+    .output(z.object({ team_ids: z.array(idSchema) }))
+    .query(async ({ ctx, input }) => ({
+      team_ids: await service.teamsOfMember(ctx.deps, Number(input.user_id), input.team_ids.map(Number)),
+    })),
+
   /** One team with its member ids. Input `{id}`. Output: TeamDto. Errors: 404. */
   get: authedProcedure
     .input(z.object({ id: idSchema }))

@@ -47,6 +47,11 @@ export async function listTeams(
   return { ...result, items: await withMembers(deps.db, result.items) };
 }
 
+/** The ids among `teamIds` of the teams user `userId` belongs to, ascending; unknown ids are simply not among them. */
+export async function teamsOfMember(deps: IdentityDeps, userId: number, teamIds: number[]): Promise<string[]> {
+  return (await repo.findTeamsOfMember(deps.db, userId, [...new Set(teamIds)])).map(String);
+}
+
 const nameTaken = (name: string) => conflict('name_taken', `A team named ${JSON.stringify(name)} already exists.`);
 
 /**

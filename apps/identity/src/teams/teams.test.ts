@@ -64,6 +64,29 @@ describe.each(await testDialects())('teams on %s', (dialect) => {
     ).toBe('NOT_FOUND');
   });
 
+  it('tells which of the given teams a user belongs to', async () => {
+    const other = await kit.userWithToken(['developer']);
+    const create = (name: string, member_ids: string[]) =>
+      kit
+        .caller(manager.token)
+        .teams.create({ name, description: '', member_ids })
+        .then((t) => t.id);
+    const blue = await create('Blue', [dev.userId]);
+    const green = await create('Green', [other.userId]);
+    const red = await create('Red', [dev.userId, other.userId]);
+    const memberships = (user_id: string, team_ids: string[]) =>
+      kit.caller(dev.token).teams.memberships({ user_id, team_ids });
+    expect(await memberships(dev.userId, [red, green, blue, red, '999999'])).toEqual({ team_ids: [blue, red] });
+    expect(await memberships(other.userId, [blue])).toEqual({ team_ids: [] });
+    expect(await memberships('999999', [blue, green, red])).toEqual({ team_ids: [] });
+    await kit.caller(manager.token).teams.removeMember({ id: red, user_id: dev.userId });
+    expect(await memberships(dev.userId, [green, red])).toEqual({ team_ids: [] });
+    expect((await errorOf(memberships(dev.userId, []))).code).toBe('UNPROCESSABLE_CONTENT');
+    expect((await errorOf(kit.caller(null).teams.memberships({ user_id: dev.userId, team_ids: [blue] }))).code).toBe(
+      'UNAUTHORIZED',
+    );
+  });
+
   it('answers 409 name_taken and needs workspace_manager for changes', async () => {
     await kit.caller(manager.token).teams.create({ name: 'Unique', description: '', member_ids: [] });
     expect(
