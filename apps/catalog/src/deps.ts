@@ -25,6 +25,13 @@ export interface OrchestrationConfig {
   maxAttempts: number;
   /** Most auto start/finish transitions one transaction performs; the rest continue in a job. */
   cascadeBudget: number;
+  /**
+   * Finished jobs (`done`, `failed`, `canceled`) are deleted this long after their last change
+   * (ms; 0 keeps them). Executions and run events are kept regardless.
+   */
+  jobRetentionMs: number;
+  /** How often a worker deletes expired finished jobs (ms). */
+  jobPurgeEveryMs: number;
 }
 
 /** Defaults of {@link OrchestrationConfig} (the env defaults). */
@@ -37,6 +44,8 @@ export const defaultOrchestrationConfig: OrchestrationConfig = {
   retryMaxDelayMs: 60_000,
   maxAttempts: 5,
   cascadeBudget: 1_000,
+  jobRetentionMs: 7 * 86_400_000,
+  jobPurgeEveryMs: 600_000,
 };
 
 export interface CatalogDeps {

@@ -30,5 +30,12 @@ export const catalogEnvSchema = z.object({
   CATALOG_RETRY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(d.maxAttempts),
   /** Automatic task starts per transaction before the rest continues in a job. */
   CATALOG_CASCADE_BUDGET: z.coerce.number().int().min(1).max(100_000).default(d.cascadeBudget),
+  /** Finished jobs are deleted this many hours after their last change (0 keeps them). Executions and run events stay. */
+  CATALOG_JOB_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(87_600)
+    .default(d.jobRetentionMs / 3_600_000),
 });
 export type CatalogEnv = z.infer<typeof catalogEnvSchema>;

@@ -8,7 +8,7 @@ import { createLogger, stopOnSignals } from '@runbook/rpc';
 import { createSecretsClient } from '@runbook/secrets/client';
 import type { Database } from './db/database.js';
 import { migrations } from './db/migrations/index.js';
-import type { CatalogDeps } from './deps.js';
+import { type CatalogDeps, defaultOrchestrationConfig } from './deps.js';
 import { createIdentityDirectory } from './directory-port.js';
 import { catalogEnvSchema } from './env.js';
 import { createJobWorker } from './orchestration/job-worker.js';
@@ -47,6 +47,8 @@ const deps: CatalogDeps = {
     retryMaxDelayMs: env.CATALOG_RETRY_MAX_DELAY_MS,
     maxAttempts: env.CATALOG_RETRY_MAX_ATTEMPTS,
     cascadeBudget: env.CATALOG_CASCADE_BUDGET,
+    jobRetentionMs: env.CATALOG_JOB_RETENTION_HOURS * 3_600_000,
+    jobPurgeEveryMs: defaultOrchestrationConfig.jobPurgeEveryMs,
   },
   jobsQueued: () => wakeWorker(),
 };

@@ -2,13 +2,15 @@
  * The job worker that runs inside every catalog process: claims due jobs (see `jobs.repository.ts`
  * for the locking), runs up to `concurrency` at a time, and sleeps `pollMs` when idle unless woken
  * by a local enqueue. Several replicas may run workers against one database: a job is claimed by one
- * of them at a time, and a job whose worker died is re-run once its lease expires.
+ * of them at a time, and a job whose worker died is re-run once its lease expires. Every
+ * `jobPurgeEveryMs` the loop also deletes finished jobs older than `jobRetentionMs` (see
+ * {@link JobWorker.purgeFinished}).
  */
 import type { JobRow } from '../db/database.js';
 import type { CatalogDeps } from '../deps.js';
 import * as engine from './engine.js';
 import { runExecutionJob } from './integration-runner.js';
-import { claimJobs, settleJob } from './jobs.repository.js';
+import { claimJobs, deleteFinishedJobs, settleJob } from './jobs.repository.js';
 
 /** A running (or runnable) worker. */
 export interface JobWorker {
@@ -23,7 +25,19 @@ export interface JobWorker {
    * @returns how many jobs ran.
    */
   runDue(): Promise<number>;
+  /**
+   * Deletes finished jobs (`done`, `failed`, `canceled`) last changed more than `jobRetentionMs`
+   * ago, in batches of {@link PURGE_BATCH}, at most {@link PURGE_MAX_BATCHES} batches per call (the
+   * rest goes at the next call). Nothing when `jobRetentionMs` is 0.
+   * @returns how many jobs were deleted.
+   */
+  purgeFinished(): Promise<number>;
 }
+
+/** Jobs deleted per statement by {@link JobWorker.purgeFinished}. */
+export const PURGE_BATCH = 1_000;
+/** Batches per {@link JobWorker.purgeFinished} call, so one sweep never holds the worker loop long. */
+export const PURGE_MAX_BATCHES = 20;
 
 /** Runs one claimed job by kind; unexpected errors release it for a later retry. */
 export async function runJob(deps: CatalogDeps, job: JobRow): Promise<void> {
@@ -58,7 +72,7 @@ export async function runJob(deps: CatalogDeps, job: JobRow): Promise<void> {
 
 /** Creates the worker of `deps` (not started). */
 export function createJobWorker(deps: CatalogDeps): JobWorker {
-  const { workerId, leaseMs, pollMs, concurrency } = deps.orchestration;
+  const { workerId, leaseMs, pollMs, concurrency, jobRetentionMs, jobPurgeEveryMs } = deps.orchestration;
   const inFlight = new Set<Promise<void>>();
   let running = false;
   let loop: Promise<void> | null = null;
@@ -91,8 +105,31 @@ export function createJobWorker(deps: CatalogDeps): JobWorker {
 
   const claim = (limit: number) => claimJobs(deps.db, workerId, deps.now(), leaseMs, limit);
 
+  async function purgeFinished(): Promise<number> {
+    if (jobRetentionMs <= 0) return 0;
+    const before = deps.now() - jobRetentionMs;
+    let total = 0;
+    for (let batch = 0; batch < PURGE_MAX_BATCHES; batch++) {
+      const deleted = await deleteFinishedJobs(deps.db, before, PURGE_BATCH);
+      total += deleted;
+      if (deleted < PURGE_BATCH) break;
+    }
+    return total;
+  }
+  // The first sweep runs one period after start, not in the way of a starting process.
+  let lastPurge = Date.now();
+
   async function background(): Promise<void> {
     while (running) {
+      if (jobRetentionMs > 0 && Date.now() - lastPurge >= jobPurgeEveryMs) {
+        lastPurge = Date.now();
+        try {
+          const deleted = await purgeFinished();
+          if (deleted > 0) deps.logger.info({ deleted }, 'deleted finished jobs past their retention');
+        } catch (error) {
+          deps.logger.error({ err: error }, 'deleting finished jobs failed');
+        }
+      }
       let claimed: JobRow[] = [];
       try {
         if (inFlight.size < concurrency) claimed = await claim(concurrency - inFlight.size);
@@ -133,5 +170,6 @@ export function createJobWorker(deps: CatalogDeps): JobWorker {
         await Promise.all(jobs.map((job) => runJob(deps, job)));
       }
     },
+    purgeFinished,
   };
 }

@@ -180,3 +180,31 @@ export async function unparkRunbookJobs(trx: Db, runbookId: number, now: number)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
+
+/**
+ * Deletes up to `limit` finished jobs (`done`, `failed`, `canceled`) last changed before `before`
+ * (epoch ms), lowest ids first. Waiting jobs (`queued`, `parked`) are never deleted, and executions
+ * and run events are separate tables: they stay. Several replicas may run this at once (they
+ * delete by primary key, in id order).
+ * @returns how many jobs were deleted.
+ */
+export async function deleteFinishedJobs(db: Db, before: number, limit: number): Promise<number> {
+  // Two statements: MySQL/MariaDB support no LIMIT in an IN subquery.
+  const ids = (
+    await db
+      .selectFrom('jobs')
+      .select('id')
+      .where('state', 'in', ['done', 'failed', 'canceled'])
+      .where('updated_at', '<', before)
+      .orderBy('id')
+      .limit(limit)
+      .execute()
+  ).map((r) => r.id);
+  if (ids.length === 0) return 0;
+  const result = await db
+    .deleteFrom('jobs')
+    .where('id', 'in', ids)
+    .where('state', 'in', ['done', 'failed', 'canceled'])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
