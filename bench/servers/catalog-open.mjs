@@ -33,7 +33,7 @@ const db = createDb(
 const server = await createServer({
   db,
   authenticate: async () => principal,
-  directory: { findMissing: async () => [] },
+  directory: { findMissing: async () => [], teamsOfUser: async () => [] },
   logger: silent,
   now: Date.now,
   secrets: unavailableTemplateService,

@@ -1,9 +1,10 @@
 /**
  * The OpenAPI 3.1 document, generated from the gateway router by trpc-to-openapi. Error responses
  * are rewritten to the documented error document (`{"errors": [...]}`) that the gateway really sends,
- * and each operation carries `x-required-role`: the role (see `GET /core/role_types`) its caller needs.
+ * and each operation carries `x-required-roles`: the roles (see `GET /core/role_types`) of which its
+ * caller needs one, and `x-required-role`: the first of them (for clients that read one role).
  */
-import { errorDocumentSchema, type ProcedureMeta } from '@runbook/contracts';
+import { errorDocumentSchema, type ProcedureMeta, requiredRoles } from '@runbook/contracts';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { CURRENT_API_VERSION } from './api-version.js';
@@ -58,14 +59,18 @@ export function buildOpenApiDocument(baseUrl: string): OpenAPIObject {
       }
     }
   }
-  // Every operation states the role it requires (procedure meta `role`, `developer` by default).
+  // Every operation states the roles of which its caller needs one (procedure meta `role`,
+  // `developer` by default) in `x-required-roles`, and the first of them in `x-required-role`.
   const procedures = gatewayRouter._def.procedures as unknown as Record<string, { _def: { meta?: ProcedureMeta } }>;
   for (const { _def } of Object.values(procedures)) {
     const route = _def.meta?.openapi;
     if (!route) continue;
     const item = doc.paths?.[route.path] as Record<string, Record<string, unknown>> | undefined;
     const operation = item?.[route.method.toLowerCase()];
-    if (operation) operation['x-required-role'] = _def.meta?.role ?? 'developer';
+    if (!operation) continue;
+    const roles = requiredRoles(_def.meta);
+    operation['x-required-roles'] = roles;
+    operation['x-required-role'] = roles[0];
   }
   // The success response is documented under the status the gateway really sends (meta `status`:
   // 201 for creates, 204 without a body for deletes), not trpc-to-openapi's fixed 200.

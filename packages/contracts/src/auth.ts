@@ -14,11 +14,20 @@ export const roleTable = {
   workspace_manager:
     'Create workspaces and teams and manage team members (global); create, edit and delete runbooks and tasks (globally or in one workspace).',
   global_user_admin:
-    'Create, edit and archive users, assign roles, manage other users\u2019 user app tokens and read the audit trail (action logs). Global only.',
+    'Create, edit and archive users, assign roles, create teams and manage team members, manage other users\u2019 user app tokens and read the audit trail (action logs). Global only.',
 } as const;
 
 /** A role name. */
 export type Role = keyof typeof roleTable;
+
+/**
+ * Roles of which one (held globally) lets a user create, change and delete teams and their members
+ * (DESIGN §4: workspace managers and global user admins both manage teams). Procedure meta `role`.
+ */
+export const TEAM_MANAGER_ROLES = ['workspace_manager', 'global_user_admin'] as const satisfies readonly [
+  Role,
+  ...Role[],
+];
 /** Zod enum of role names. */
 export const roleSchema = z.enum(Object.keys(roleTable) as [Role, ...Role[]]);
 /** All roles, in table order. */

@@ -2,7 +2,14 @@
  * tRPC glue for one service: {@link createServiceTRPC} is called once per service and returns its
  * router factory and named base procedures (never `t` itself).
  */
-import { forbidden, hasRole, type Principal, type ProcedureMeta, unauthorized } from '@runbook/contracts';
+import {
+  forbidden,
+  hasRole,
+  type Principal,
+  type ProcedureMeta,
+  requiredRoles,
+  unauthorized,
+} from '@runbook/contracts';
 import { initTRPC } from '@trpc/server';
 import { errorObjectsFor, toTRPCError } from './errors.js';
 
@@ -42,7 +49,7 @@ export function credentialFromHeader(header: string | string[] | undefined | nul
  * Creates the service's tRPC instance (`isDev: false`: no stack traces leave the process) with the
  * shared error formatter and base procedures:
  * - `publicProcedure` — no credential needed (health-like procedures only);
- * - `authedProcedure` — a user holding `developer` (plus `meta.role` when set) or a service;
+ * - `authedProcedure` — a user holding `developer` (plus `meta.role`, or one of its roles, when set) or a service;
  *   adds `ctx.principal`;
  * - `internalProcedure` — service credentials only (`meta.auth = 'service'` is implied); users get 403.
  * Every error leaves as an {@link AppError}-shaped `errors` array on the error shape.
@@ -102,8 +109,14 @@ async function principalFor(
   if (principal.kind === 'user') {
     if (!principal.roles.some((r) => r.role === 'developer'))
       throw forbidden('The developer role is required to use the API.');
-    if (meta?.role && !hasRole(principal, meta.role))
-      throw forbidden(`The ${meta.role} role is required for this operation.`);
+    // `developer` may be held in a workspace only (checked above); a further role must be global.
+    const roles = meta?.role === undefined ? [] : requiredRoles(meta);
+    if (roles.length > 0 && !roles.some((role) => hasRole(principal, role)))
+      throw forbidden(
+        roles.length === 1
+          ? `The ${roles[0]} role is required for this operation.`
+          : `One of the roles ${roles.join(', ')} is required for this operation.`,
+      );
   }
   return principal;
 }

@@ -1,8 +1,8 @@
 /**
  * The role matrix: every operation of the served `/openapi.json`, called with no credential, a
  * malformed Authorization header, an unknown token, an expired token, a revoked token, an archived
- * user's token, a user without `developer`, a user without the operation's role (`x-required-role`)
- * and a user holding exactly that role — expecting 401 ×6, 403 ×2 (with the documented error
+ * user's token, a user without `developer`, a user without the operation's roles (`x-required-roles`,
+ * of which one suffices) and, for each of them, a user holding exactly that role — expecting 401 ×6, 403 ×2 (with the documented error
  * document) and a 2xx, and that the eight refused calls changed nothing. An operation without an
  * entry in {@link FIXTURES} fails the test: add one when you add a route.
  *
@@ -342,7 +342,8 @@ interface Operation {
   id: string;
   method: string;
   path: string;
-  role: Role;
+  /** `x-required-roles`: one of them suffices. */
+  roles: Role[];
   hasBody: boolean;
   example: unknown;
 }
@@ -350,6 +351,7 @@ interface Operation {
 type OpenApiOperation = {
   operationId: string;
   'x-required-role'?: Role;
+  'x-required-roles'?: Role[];
   requestBody?: { content?: Record<string, { example?: unknown }> };
 };
 
@@ -359,7 +361,7 @@ function operationsOf(doc: { paths: Record<string, Record<string, OpenApiOperati
       id: op.operationId,
       method: method.toUpperCase(),
       path,
-      role: op['x-required-role'] as Role,
+      roles: op['x-required-roles'] ?? [],
       hasBody: op.requestBody !== undefined,
       example: op.requestBody?.content?.['application/json']?.example,
     })),
@@ -435,6 +437,13 @@ describe.each(await testDialects())('role matrix on %s', (dialect) => {
     await platform?.stop();
   });
 
+  /** A token of a user holding developer and every role but `roles` (`roles` of ['developer']: no developer). */
+  async function tokenWithout(roles: Role[]): Promise<string> {
+    if (roles.join() === 'developer') return tokens.noDeveloper;
+    if (roles.length === 1 && roles[0] !== undefined) return tokens.allBut[roles[0]];
+    return (await f.token(await f.user(ROLES.filter((r) => !roles.includes(r))))).token;
+  }
+
   /** Totals of every list and the operation's own resource, read as the admin. */
   async function snapshot(op: Operation, path: string): Promise<string> {
     const admin = platform.as(platform.adminToken);
@@ -475,19 +484,20 @@ describe.each(await testDialects())('role matrix on %s', (dialect) => {
         failures.push(`${label}: no fixture — add an entry to FIXTURES in tests/e2e/src/access.integration.test.ts`);
         continue;
       }
-      if (!ROLES.includes(op.role)) {
-        failures.push(`${label}: x-required-role ${JSON.stringify(op.role)} is not a role`);
+      if (op.roles.length === 0 || !op.roles.every((r) => ROLES.includes(r))) {
+        failures.push(`${label}: x-required-roles ${JSON.stringify(op.roles)} is not a list of roles`);
         continue;
       }
-      if (fixture.othersRole && op.role !== 'developer')
+      if (fixture.othersRole && op.roles.join() !== 'developer')
         failures.push(`${label}: othersRole given for a non-developer route`);
-      const role = fixture.othersRole ?? op.role;
+      const roles = fixture.othersRole ? [fixture.othersRole] : op.roles;
       const prepared = (await fixture.setup?.(f)) ?? {};
       const path = fill(op.path, prepared.params ?? {});
       const body = op.hasBody ? (prepared.body ?? op.example) : undefined;
       const send = (token: string | null, headers: Record<string, string> = {}) =>
         platform.as(token)(op.method, path, body, headers);
 
+      const without = await tokenWithout(roles); // may create a user: before the snapshot
       const before = await snapshot(op, path);
       const refused: Array<[string, Promise<ApiResponse>, 401 | 403]> = [
         ['no credential', send(null), 401],
@@ -497,7 +507,7 @@ describe.each(await testDialects())('role matrix on %s', (dialect) => {
         ['revoked token', send(tokens.revoked), 401],
         ['archived user', send(tokens.archived), 401],
         ['user without developer', send(tokens.noDeveloper), 403],
-        [`user without ${role}`, send(role === 'developer' ? tokens.noDeveloper : tokens.allBut[role]), 403],
+        [`user without ${roles.join(' or ')}`, send(without), 403],
       ];
       for (const [who, response, status] of refused) {
         const res = await response;
@@ -519,9 +529,17 @@ describe.each(await testDialects())('role matrix on %s', (dialect) => {
       if (after !== before)
         failures.push(`${label}: refused calls changed state\n  before ${before}\n  after  ${after}`);
 
-      const allowed = await send(tokens.only[role]);
-      if (allowed.status < 200 || allowed.status > 299) {
-        failures.push(`${label} user with ${role}: expected 2xx, got ${allowed.status} ${stable(allowed.body)}`);
+      // Each of the roles suffices (a fresh fixture for every one after the first: a delete uses its own up).
+      for (const [i, role] of roles.entries()) {
+        const fresh = i === 0 ? prepared : ((await fixture.setup?.(f)) ?? {});
+        const allowed = await platform.as(tokens.only[role])(
+          op.method,
+          fill(op.path, fresh.params ?? {}),
+          op.hasBody ? (fresh.body ?? op.example) : undefined,
+        );
+        if (allowed.status < 200 || allowed.status > 299) {
+          failures.push(`${label} user with ${role}: expected 2xx, got ${allowed.status} ${stable(allowed.body)}`);
+        }
       }
     }
     expect(failures).toEqual([]);

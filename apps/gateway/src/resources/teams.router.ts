@@ -9,6 +9,7 @@ import {
   resourceSchema,
   singleDocument,
   strictBody,
+  TEAM_MANAGER_ROLES,
   TEAM_MEMBERS_MAX,
   type TeamDto,
   teamAttributes,
@@ -64,12 +65,12 @@ export const teamsRouter = router({
 
   /**
    * Create a Team: `{"data": {"type": "team", "attributes": {name, description?}, "relationships":
-   * {"members": {"data": [{"id", "type": "user"}]}}?}}`. Role: workspace_manager.
+   * {"members": {"data": [{"id", "type": "user"}]}}?}}`. Role: workspace_manager or global_user_admin.
    * Errors: 409 `name_taken`; 422 `invalid_member` (unknown or archived users, `meta.invalid_ids`), invalid fields.
    */
   create: forwardingProcedure
     .meta({
-      role: 'workspace_manager',
+      role: TEAM_MANAGER_ROLES,
       status: 201,
       openapi: { method: 'POST', path: '/core/teams', tags: ['teams'], summary: 'Create a Team' },
     })
@@ -90,10 +91,10 @@ export const teamsRouter = router({
       return { data: toResource(dto) };
     }),
 
-  /** Update a Team's name or description. Role: workspace_manager. Errors: 404, 409 `name_taken`, 422. */
+  /** Update a Team's name or description. Role: workspace_manager or global_user_admin. Errors: 404, 409 `name_taken`, 422. */
   update: forwardingProcedure
     .meta({
-      role: 'workspace_manager',
+      role: TEAM_MANAGER_ROLES,
       openapi: { method: 'PATCH', path: '/core/teams/{id}', tags: ['teams'], summary: 'Update a Team' },
     })
     .input(z.object({ id: idSchema, data: strictBody(writeDocument('team', teamUpdateAttributes)) }))
@@ -104,10 +105,10 @@ export const teamsRouter = router({
       ),
     })),
 
-  /** Delete a Team (its members stay users); 204. Role: workspace_manager. Errors: 404. */
+  /** Delete a Team (its members stay users); 204. Role: workspace_manager or global_user_admin. Errors: 404. */
   delete: forwardingProcedure
     .meta({
-      role: 'workspace_manager',
+      role: TEAM_MANAGER_ROLES,
       status: 204,
       openapi: { method: 'DELETE', path: '/core/teams/{id}', tags: ['teams'], summary: 'Delete a Team' },
     })
@@ -119,12 +120,12 @@ export const teamsRouter = router({
 
   /**
    * Add Team Members: `{"data": [{"id", "type": "user"}, …]}`; users already in the team are kept
-   * (idempotent). Returns the team. Role: workspace_manager.
+   * (idempotent). Returns the team. Role: workspace_manager or global_user_admin.
    * Errors: 404 unknown team; 422 `invalid_member` (`meta.invalid_ids`), `too_many_members`.
    */
   addMembers: forwardingProcedure
     .meta({
-      role: 'workspace_manager',
+      role: TEAM_MANAGER_ROLES,
       openapi: { method: 'POST', path: '/core/teams/{id}/members', tags: ['teams'], summary: 'Add Team Members' },
     })
     .input(z.object({ id: idSchema, data: strictBody(userRefs.min(1)) }))
@@ -138,10 +139,10 @@ export const teamsRouter = router({
       ),
     })),
 
-  /** Remove a Team Member; 204. Role: workspace_manager. Errors: 404 (unknown team, or the user is not a member). */
+  /** Remove a Team Member; 204. Role: workspace_manager or global_user_admin. Errors: 404 (unknown team, or the user is not a member). */
   removeMember: forwardingProcedure
     .meta({
-      role: 'workspace_manager',
+      role: TEAM_MANAGER_ROLES,
       status: 204,
       openapi: {
         method: 'DELETE',

@@ -1,8 +1,9 @@
-/** `teams.*` procedures: thin — input → service → output. Reads: developer; writes: workspace_manager (global). */
+/** `teams.*` procedures: thin — input → service → output. Reads: developer; writes: workspace_manager or global_user_admin (global). */
 import {
   idSchema,
   pageRequestSchema,
   pageSchema,
+  TEAM_MANAGER_ROLES,
   TEAM_MEMBERS_MAX,
   teamCreateAttributes,
   teamDto,
@@ -51,42 +52,42 @@ export const teamsRouter = router({
     .query(({ ctx, input }) => service.getTeam(ctx.deps, Number(input.id))),
 
   /**
-   * Creates a team. Input `{name, description?, member_ids?}`. Output: TeamDto. Role: workspace_manager.
+   * Creates a team. Input `{name, description?, member_ids?}`. Output: TeamDto. Role: workspace_manager or global_user_admin.
    * Errors: 409 `name_taken`; 422 `invalid_member` (`meta.invalid_ids`), `too_many_members`, invalid fields.
    */
   create: authedProcedure
-    .meta({ role: 'workspace_manager' })
+    .meta({ role: TEAM_MANAGER_ROLES })
     .input(teamCreateAttributes.extend({ member_ids: memberIds.default([]) }))
     .output(teamDto)
     .mutation(({ ctx, input }) => service.createTeam(ctx.deps, input)),
 
-  /** Renames or re-describes a team. Input `{id, name?, description?}`. Output: TeamDto. Role: workspace_manager. Errors: 404, 409 `name_taken`, 422. */
+  /** Renames or re-describes a team. Input `{id, name?, description?}`. Output: TeamDto. Role: workspace_manager or global_user_admin. Errors: 404, 409 `name_taken`, 422. */
   update: authedProcedure
-    .meta({ role: 'workspace_manager' })
+    .meta({ role: TEAM_MANAGER_ROLES })
     .input(teamUpdateAttributes.extend({ id: idSchema }))
     .output(teamDto)
     .mutation(({ ctx, input }) => service.updateTeam(ctx.deps, Number(input.id), input)),
 
-  /** Deletes a team (not its members). Input `{id}`. Output: nothing. Role: workspace_manager. Errors: 404. */
+  /** Deletes a team (not its members). Input `{id}`. Output: nothing. Role: workspace_manager or global_user_admin. Errors: 404. */
   delete: authedProcedure
-    .meta({ role: 'workspace_manager' })
+    .meta({ role: TEAM_MANAGER_ROLES })
     .input(z.object({ id: idSchema }))
     .output(z.void())
     .mutation(({ ctx, input }) => service.deleteTeam(ctx.deps, Number(input.id))),
 
   /**
-   * Adds users to a team (idempotent). Input `{id, user_ids}`. Output: TeamDto. Role: workspace_manager.
+   * Adds users to a team (idempotent). Input `{id, user_ids}`. Output: TeamDto. Role: workspace_manager or global_user_admin.
    * Errors: 404 unknown team; 422 `invalid_member` (`meta.invalid_ids`) or `too_many_members`.
    */
   addMembers: authedProcedure
-    .meta({ role: 'workspace_manager' })
+    .meta({ role: TEAM_MANAGER_ROLES })
     .input(z.object({ id: idSchema, user_ids: memberIds.min(1) }))
     .output(teamDto)
     .mutation(({ ctx, input }) => service.addTeamMembers(ctx.deps, Number(input.id), input.user_ids)),
 
-  /** Removes a user from a team. Input `{id, user_id}`. Output: nothing. Role: workspace_manager. Errors: 404 (team, or not a member). */
+  /** Removes a user from a team. Input `{id, user_id}`. Output: nothing. Role: workspace_manager or global_user_admin. Errors: 404 (team, or not a member). */
   removeMember: authedProcedure
-    .meta({ role: 'workspace_manager' })
+    .meta({ role: TEAM_MANAGER_ROLES })
     .input(z.object({ id: idSchema, user_id: idSchema }))
     .output(z.void())
     .mutation(({ ctx, input }) => service.removeTeamMember(ctx.deps, Number(input.id), Number(input.user_id))),

@@ -95,6 +95,15 @@ describe.each(await testDialects())('teams on %s', (dialect) => {
     expect(
       (await errorOf(kit.caller(dev.token).teams.create({ name: 'Nope', description: '', member_ids: [] }))).code,
     ).toBe('FORBIDDEN');
+    // Global user admins manage teams too (DESIGN §4); either role suffices.
+    const userAdmin = await kit.userWithToken(['developer', 'global_user_admin']);
+    const byAdmin = await kit
+      .caller(userAdmin.token)
+      .teams.create({ name: 'By admin', description: '', member_ids: [] });
+    await kit.caller(userAdmin.token).teams.addMembers({ id: byAdmin.id, user_ids: [dev.userId] });
+    await kit.caller(userAdmin.token).teams.delete({ id: byAdmin.id });
+    const refused = await errorOf(kit.caller(dev.token).teams.update({ id: byAdmin.id, name: 'x' }));
+    expect(refused.code).toBe('FORBIDDEN');
     const scoped = await kit.userWithToken(['developer', { role: 'workspace_manager', workspace_id: '5' }]);
     expect(
       (await errorOf(kit.caller(scoped.token).teams.create({ name: 'Nope', description: '', member_ids: [] }))).code,
