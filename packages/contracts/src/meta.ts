@@ -16,8 +16,9 @@ export type ProcedureMeta = OpenApiMeta & {
 };
 
 /**
- * The roles of which a caller of a procedure with `meta` must hold one (globally): `meta.role` as a
- * list, `['developer']` when it names none (every user needs `developer` anyway).
+ * The roles of which a caller of a procedure with `meta` must hold one: `meta.role` as a list (held
+ * globally), or `['developer']` when it names none (every user needs `developer`, globally or in a
+ * workspace). Published per operation as `x-required-roles` in the gateway's OpenAPI document.
  */
 export function requiredRoles(meta: ProcedureMeta | undefined): [Role, ...Role[]] {
   const role = meta?.role;

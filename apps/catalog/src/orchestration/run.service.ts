@@ -112,10 +112,10 @@ export function cancelRunbook(deps: CatalogDeps, principal: Principal, id: numbe
 
 /**
  * Runs a task action on task `taskId` of runbook `runbookId` after the 404 (missing, or in a
- * workspace the principal cannot see) and access checks. When
- * only membership in one of the task's teams could allow the action, the transaction ends without
- * work, identity is asked outside it (no row lock held while identity answers) and the action is
- * tried once more with the answer, against the task as it then is.
+ * workspace the principal cannot see) and access checks. When only membership in one of the
+ * task's teams could allow the action, the transaction ends without work, identity is asked
+ * outside it (no row lock held while identity answers) and the action is tried once more with the
+ * answer, against the task as it then is.
  * @throws {AppError} 404; 403; 503 `identity_unavailable` when team membership cannot be checked.
  */
 async function onTask(
