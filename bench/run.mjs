@@ -16,7 +16,8 @@
  * Every scenario is first loaded once (warm-up, not measured). The 0.5x ratio of GET /core/runbooks to
  * the Fastify app is the median of five alternating rounds per connection count.
  * One service hop: p50 of the platform's list vs the same gateway with catalog's router in process
- * (tRPC localLink), at 1 and 10 connections, alternating rounds.
+ * (tRPC localLink), at 1 and 10 connections, alternating rounds; and at 10 connections paced (open
+ * loop) at half the platform's closed-loop rate — the hop on a busy but not saturated machine.
  * Paging: 100,000 runbooks in one workspace, links.next walked to the end, then an early and a late
  * cursor page requested alternately (ratio late / early).
  * Memory: each service's RSS; with --soak, after 100,000 and after 1,000,000 requests.
@@ -35,6 +36,7 @@ import {
   databaseServerPids,
   freePort,
   measure,
+  pacedLatency,
   round,
   rss,
   sequentialLatency,
@@ -369,6 +371,30 @@ async function benchEngine(engine) {
         `service hop at ${connections} connection(s): p50 added ${rounds.map((r) => r.added_p50_ms).join(', ')} ms (median ${results.service_hop[`c${connections}`].added_p50_ms})`,
       );
     }
+    // The same at 10 connections with the load paced (open loop) at half the platform's closed-loop
+    // rate at 10 connections (10 / its p50): what the hop adds when the machine is busy but not
+    // saturated. Informative beside the verdict above, which is the saturated case.
+    const c10 = results.service_hop.c10;
+    const pacedRate = Math.round((0.5 * 10 * 1000) / median(c10.rounds.map((r) => r.platform_p50_ms)));
+    const pacedRounds = [];
+    for (let i = 0; i < 5; i++) {
+      const viaHop = await pacedLatency({ ...gatewayList, rate: pacedRate, connections: 10 });
+      const inProcess = await pacedLatency({ ...localList, rate: pacedRate, connections: 10 });
+      pacedRounds.push({
+        platform_p50_ms: viaHop.p50,
+        catalog_in_process_p50_ms: inProcess.p50,
+        added_p50_ms: round(viaHop.p50 - inProcess.p50, 3),
+        achieved_rps: [viaHop.achievedRate, inProcess.achievedRate],
+      });
+    }
+    results.service_hop.c10_paced = {
+      rate_rps: pacedRate,
+      rounds: pacedRounds,
+      added_p50_ms: median(pacedRounds.map((r) => r.added_p50_ms)),
+    };
+    log(
+      `service hop at 10 connections paced at ${pacedRate} req/s: p50 added ${pacedRounds.map((r) => r.added_p50_ms).join(', ')} ms (median ${results.service_hop.c10_paced.added_p50_ms})`,
+    );
     results.rss.after_runs = await rss(pids);
 
     log(`engine ${engine}: paging through ${pagingRows} runbooks`);

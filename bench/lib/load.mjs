@@ -180,6 +180,48 @@ export async function sequentialLatency({ url, headers = {}, n = 500, warmup = 1
 }
 
 /**
+ * Median and p99 latency (ms, sub-millisecond) of an open-loop load: `connections` keep-alive
+ * connections together sending `rate` requests per second on a fixed schedule (each connection
+ * one every `connections / rate` s, staggered) for `seconds` after `warmupSeconds`. Latency is
+ * counted from each request's *scheduled* start, so a response that comes late also charges the
+ * requests queued behind it (no coordinated omission). Below the server's capacity this is the
+ * latency a request sees on a machine that is busy but not saturated; `sequentialLatency` at the
+ * same connection count measures the saturated case.
+ * @returns {Promise<{p50:number,p99:number,sent:number,achievedRate:number}>}
+ */
+export async function pacedLatency({ url, headers = {}, rate, connections = 10, seconds = 4, warmupSeconds = 1 }) {
+  const { Agent, request } = await import('undici');
+  const { setTimeout: sleep } = await import('node:timers/promises');
+  const dispatcher = new Agent({ connections });
+  const interval = (connections / rate) * 1000;
+  const start = performance.now() + 50;
+  const measureFrom = start + warmupSeconds * 1000;
+  const end = measureFrom + seconds * 1000;
+  const times = [];
+  const loop = async (i) => {
+    for (let k = 0; ; k++) {
+      const scheduled = start + (i * interval) / connections + k * interval;
+      if (scheduled >= end) return;
+      const wait = scheduled - performance.now();
+      if (wait > 0) await sleep(wait);
+      const res = await request(url, { headers, dispatcher });
+      await res.body.arrayBuffer();
+      if (res.statusCode >= 400) throw new Error(`${url} answered ${res.statusCode}`);
+      if (scheduled >= measureFrom) times.push(performance.now() - scheduled);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, (_, i) => loop(i)));
+  await dispatcher.close();
+  times.sort((a, b) => a - b);
+  return {
+    p50: round(times[Math.floor(times.length / 2)], 3),
+    p99: round(times[Math.floor(times.length * 0.99)], 3),
+    sent: times.length,
+    achievedRate: Math.round(times.length / seconds),
+  };
+}
+
+/**
  * Starts the platform (scripts/start-local.mjs) on free loopback ports with benchmark settings:
  * logs at `warn` to nowhere, rate limits out of the way.
  * @param {{dataDir: string, serviceEnv?: object, nodeArgs?: object}} options passed to `startPlatform`.
