@@ -185,7 +185,7 @@ export async function runOrchestrationBench({ quick = false } = {}) {
       logger: silentLogger,
       now: Date.now,
       secrets: ports.unavailableTemplateService,
-      directory: { findMissing: async () => [] },
+      directory: { findMissing: async () => [], teamsOfUser: async () => [] },
       fetch: globalThis.fetch,
       orchestration: { ...defaultOrchestrationConfig, workerId: 'bench' },
       jobsQueued: () => {},

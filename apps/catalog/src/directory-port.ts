@@ -17,7 +17,8 @@ export interface Directory {
   findMissing(assignees: readonly Assignee[]): Promise<Assignee[]>;
   /**
    * The ids among `teamIds` (1–100) of the teams user `userId` belongs to.
-   * @throws {AppError} 503 `identity_unavailable` when identity cannot answer.
+   * @throws {AppError} 503 `identity_unavailable` when identity cannot answer; 500 when it refuses
+   *   (catalog's service credential not accepted).
    */
   teamsOfUser(userId: string, teamIds: readonly string[]): Promise<string[]>;
 }
@@ -27,6 +28,13 @@ const identityUnavailable = (cause: unknown) =>
     retryAfter: 1,
     cause,
   });
+
+/** Identity answered with a 4xx: it is reachable, and retrying will not help. */
+const isClientError = (error: unknown) => {
+  const status =
+    error instanceof TRPCClientError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
+  return status !== undefined && status >= 400 && status < 500;
+};
 
 const isNotFound = (error: unknown) =>
   error instanceof TRPCClientError &&
@@ -53,6 +61,11 @@ export function createIdentityDirectory(client: IdentityClient): Directory {
       try {
         return (await client.teams.memberships.query({ user_id: userId, team_ids: [...teamIds] })).team_ids;
       } catch (error) {
+        // A refusal (catalog's credential rejected, say) is a misconfiguration, not an outage, and
+        // not the caller's fault either (identity's 401 must not reach them as theirs): 500, logged.
+        if (isClientError(error)) {
+          throw new AppError(500, 'internal_error', 'Team membership could not be checked.', { cause: error });
+        }
         throw identityUnavailable(error);
       }
     },

@@ -607,6 +607,7 @@ describe.each(await testDialects())('role matrix on %s', (dialect) => {
       ['PATCH', `/core/runbooks/${rbB}`, { data: { type: 'runbook', attributes: { name: 'x' } } }],
       ['DELETE', `/core/runbooks/${rbB}`],
       ['POST', `/core/runbooks/${rbB}/tasks`, { data: { type: 'task', attributes: { name: 'x' } } }],
+      ['PATCH', `/core/runbooks/${rbB}/tasks/${taskB}/start`],
     ] as const) {
       const res = await as(method, path, body);
       expect(res.status, `${method} ${path}`).toBe(404);

@@ -133,9 +133,11 @@ export const tasksRouter = router({
   /**
    * Starts a startable task (an integration task's request is then sent by the worker); on an
    * integration task whose execution failed, retries it. Input `{runbook_id, id}`. Output: TaskDetailDto.
-   * Who: a workspace_manager of the runbook's workspace or a user the task is assigned to.
-   * Errors: 403; 404; 422 `runbook_not_active`, `predecessors_incomplete` (`meta.incomplete_predecessor_ids`),
-   * `invalid_transition` (`meta.stage`).
+   * Who: a workspace_manager (globally or of the runbook's workspace), or a user the task is
+   * assigned to directly or through one of its teams (asked of identity; see run.service `onTask`).
+   * Errors: 403; 404 (also for a runbook in a workspace the user cannot see); 422 `runbook_not_active`,
+   * `predecessors_incomplete` (`meta.incomplete_predecessor_ids`), `invalid_transition` (`meta.stage`);
+   * 503 `identity_unavailable` when team membership cannot be checked.
    */
   start: authedProcedure
     .input(taskRef)

@@ -289,7 +289,8 @@ export const tasksRouter = router({
 
   /**
    * Finish a Task (no body): `in_progress → complete` (`complete_normal`); successors whose
-   * predecessors are all complete become startable. Errors: 404; 422 `runbook_not_active`, `invalid_transition`.
+   * predecessors are all complete become startable. Who: as Start a Task. Errors: 403; 404; 422
+   * `runbook_not_active`, `invalid_transition`; 503 `identity_unavailable`.
    */
   finish: action('finish', 'Finish a Task')
     .input(taskRef)
@@ -300,7 +301,8 @@ export const tasksRouter = router({
 
   /**
    * Skip a Task: `{"meta": {"comment": "…"}}` (comment required) → `complete` (`complete_skipped`).
-   * Errors: 404; 422 `validation_failed` (no comment), `runbook_not_active`, `invalid_transition`.
+   * Who: as Start a Task. Errors: 403; 404; 422 `validation_failed` (no comment), `runbook_not_active`,
+   * `invalid_transition`; 503 `identity_unavailable`.
    */
   skip: action('skip', 'Skip a Task')
     .input(taskRef.extend({ meta: strictBody(taskSkipMeta) }))

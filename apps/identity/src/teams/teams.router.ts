@@ -1,4 +1,7 @@
-/** `teams.*` procedures: thin — input → service → output. Reads: developer; writes: workspace_manager or global_user_admin (global). */
+/**
+ * `teams.*` procedures: thin — input → service → output. Reads: developer; writes: workspace_manager
+ * or global_user_admin (global); `memberships`: service credentials only.
+ */
 import {
   idSchema,
   pageRequestSchema,
@@ -10,7 +13,7 @@ import {
   teamUpdateAttributes,
 } from '@runbook/contracts';
 import { z } from 'zod';
-import { authedProcedure, router } from '../trpc.js';
+import { authedProcedure, internalProcedure, router } from '../trpc.js';
 import * as service from './teams.service.js';
 
 const memberIds = z.array(idSchema).max(TEAM_MEMBERS_MAX);
@@ -34,11 +37,11 @@ export const teamsRouter = router({
 
   /**
    * Which of the given teams a user belongs to — catalog's check that a user may act on a task
-   * assigned to one of their teams. Input `{user_id, team_ids}` (1–100 team ids). Output
-   * `{team_ids}`: the subset the user is a member of, ascending; unknown teams and users are
-   * members of nothing (no 404). Role: developer.
+   * assigned to one of their teams. Internal: service credentials only (users read members with
+   * `get`). Input `{user_id, team_ids}` (1–100 team ids). Output `{team_ids}`: the subset the user
+   * is a member of, ascending; unknown teams and users are members of nothing (no 404).
    */
-  memberships: authedProcedure
+  memberships: internalProcedure
     .input(z.object({ user_id: idSchema, team_ids: z.array(idSchema).min(1).max(100) }))
     .output(z.object({ team_ids: z.array(idSchema) }))
     .query(async ({ ctx, input }) => ({

@@ -74,8 +74,10 @@ describe.each(await testDialects())('teams on %s', (dialect) => {
     const blue = await create('Blue', [dev.userId]);
     const green = await create('Green', [other.userId]);
     const red = await create('Red', [dev.userId, other.userId]);
+    const { issueServiceCredential } = await import('../tokens/tokens.service.js');
+    const service = await issueServiceCredential(kit.deps, 'catalog');
     const memberships = (user_id: string, team_ids: string[]) =>
-      kit.caller(dev.token).teams.memberships({ user_id, team_ids });
+      kit.caller(service).teams.memberships({ user_id, team_ids });
     expect(await memberships(dev.userId, [red, green, blue, red, '999999'])).toEqual({ team_ids: [blue, red] });
     expect(await memberships(other.userId, [blue])).toEqual({ team_ids: [] });
     expect(await memberships('999999', [blue, green, red])).toEqual({ team_ids: [] });
@@ -85,6 +87,10 @@ describe.each(await testDialects())('teams on %s', (dialect) => {
     expect((await errorOf(kit.caller(null).teams.memberships({ user_id: dev.userId, team_ids: [blue] }))).code).toBe(
       'UNAUTHORIZED',
     );
+    // Internal: users read members through teams.get.
+    expect(
+      (await errorOf(kit.caller(manager.token).teams.memberships({ user_id: dev.userId, team_ids: [blue] }))).code,
+    ).toBe('FORBIDDEN');
   });
 
   it('answers 409 name_taken and needs workspace_manager for changes', async () => {
