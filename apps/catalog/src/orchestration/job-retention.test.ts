@@ -2,7 +2,7 @@ import { testDialects } from '@runbook/db/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { JobState } from '../db/database.js';
 import { type CatalogTestKit, createCatalogTestKit } from '../test-support.js';
-import { createJobWorker, PURGE_BATCH } from './job-worker.js';
+import { createJobWorker, PURGE_BATCH, PURGE_MAX_BATCHES } from './job-worker.js';
 import { enqueueJobs } from './jobs.repository.js';
 
 const DAY = 86_400_000;
@@ -69,6 +69,15 @@ describe.each(await testDialects())('retention of finished jobs on %s', (dialect
     expect(await createJobWorker(kit.deps).purgeFinished()).toBe(PURGE_BATCH * 2 + 5);
     expect(await remaining()).toEqual(['done@1d']);
   });
+
+  it('stops a sweep after PURGE_MAX_BATCHES batches; the next one goes on', async () => {
+    const cap = PURGE_BATCH * PURGE_MAX_BATCHES;
+    await jobs('canceled', 9, cap + 5);
+    const worker = createJobWorker(kit.deps);
+    expect(await worker.purgeFinished()).toBe(cap);
+    expect(await worker.purgeFinished()).toBe(5);
+    expect(await remaining()).toEqual([]);
+  }, 60_000);
 
   it('sweeps from the running worker loop', async () => {
     await jobs('failed', 10);

@@ -27,8 +27,9 @@ export interface JobWorker {
   runDue(): Promise<number>;
   /**
    * Deletes finished jobs (`done`, `failed`, `canceled`) last changed more than `jobRetentionMs`
-   * ago, in batches of {@link PURGE_BATCH}, at most {@link PURGE_MAX_BATCHES} batches per call (the
-   * rest goes at the next call). Nothing when `jobRetentionMs` is 0.
+   * ago, in batches of {@link PURGE_BATCH}, at most {@link PURGE_MAX_BATCHES} batches per call
+   * (the running loop calls again at its next turn while expired jobs remain). Nothing when
+   * `jobRetentionMs` is 0.
    * @returns how many jobs were deleted.
    */
   purgeFinished(): Promise<number>;
@@ -105,23 +106,28 @@ export function createJobWorker(deps: CatalogDeps): JobWorker {
 
   const claim = (limit: number) => claimJobs(deps.db, workerId, deps.now(), leaseMs, limit);
 
+  // Whether the last sweep stopped at PURGE_MAX_BATCHES with expired jobs left.
+  let backlog = false;
   async function purgeFinished(): Promise<number> {
     if (jobRetentionMs <= 0) return 0;
     const before = deps.now() - jobRetentionMs;
     let total = 0;
+    backlog = false;
     for (let batch = 0; batch < PURGE_MAX_BATCHES; batch++) {
-      const deleted = await deleteFinishedJobs(deps.db, before, PURGE_BATCH);
+      const { found, deleted } = await deleteFinishedJobs(deps.db, before, PURGE_BATCH);
       total += deleted;
-      if (deleted < PURGE_BATCH) break;
+      if (found < PURGE_BATCH) return total;
     }
+    backlog = true;
     return total;
   }
-  // The first sweep runs one period after start, not in the way of a starting process.
+  // The first sweep runs one period after the worker is created, not in the way of a starting
+  // process; while a backlog remains, every turn of the loop sweeps (between claims).
   let lastPurge = Date.now();
 
   async function background(): Promise<void> {
     while (running) {
-      if (jobRetentionMs > 0 && Date.now() - lastPurge >= jobPurgeEveryMs) {
+      if (jobRetentionMs > 0 && (backlog || Date.now() - lastPurge >= jobPurgeEveryMs)) {
         lastPurge = Date.now();
         try {
           const deleted = await purgeFinished();

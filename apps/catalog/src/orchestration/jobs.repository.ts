@@ -183,12 +183,17 @@ export async function unparkRunbookJobs(trx: Db, runbookId: number, now: number)
 
 /**
  * Deletes up to `limit` finished jobs (`done`, `failed`, `canceled`) last changed before `before`
- * (epoch ms), lowest ids first. Waiting jobs (`queued`, `parked`) are never deleted, and executions
- * and run events are separate tables: they stay. Several replicas may run this at once (they
- * delete by primary key, in id order).
- * @returns how many jobs were deleted.
+ * (epoch ms), found through the `(state, updated_at)` index. Waiting jobs (`queued`, `parked`) are
+ * never deleted, and executions and run events are separate tables: they stay. Several replicas
+ * may run this at once (they delete by primary key).
+ * @returns `found`: the expired jobs selected (fewer than `limit`: none left); `deleted`: those this
+ *   call deleted (another replica may have taken some).
  */
-export async function deleteFinishedJobs(db: Db, before: number, limit: number): Promise<number> {
+export async function deleteFinishedJobs(
+  db: Db,
+  before: number,
+  limit: number,
+): Promise<{ found: number; deleted: number }> {
   // Two statements: MySQL/MariaDB support no LIMIT in an IN subquery.
   const ids = (
     await db
@@ -196,15 +201,14 @@ export async function deleteFinishedJobs(db: Db, before: number, limit: number):
       .select('id')
       .where('state', 'in', ['done', 'failed', 'canceled'])
       .where('updated_at', '<', before)
-      .orderBy('id')
       .limit(limit)
       .execute()
   ).map((r) => r.id);
-  if (ids.length === 0) return 0;
+  if (ids.length === 0) return { found: 0, deleted: 0 };
   const result = await db
     .deleteFrom('jobs')
     .where('id', 'in', ids)
     .where('state', 'in', ['done', 'failed', 'canceled'])
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return { found: ids.length, deleted: Number(result.numDeletedRows) };
 }

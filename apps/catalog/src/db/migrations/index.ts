@@ -45,6 +45,7 @@ import * as p001 from './20261125_001_runbooks_workspace_created_index.js';
 import * as p002 from './20261125_002_tasks_runbook_created_index.js';
 import * as p003 from './20261125_003_runbooks_name_index.js';
 import * as p004 from './20261125_004_runbooks_created_index.js';
+import * as p005 from './20261125_005_jobs_finished_index.js';
 
 export const migrations: Record<string, Migration> = {
   '20261121_001_workspaces': m001,
@@ -92,4 +93,5 @@ export const migrations: Record<string, Migration> = {
   '20261125_002_tasks_runbook_created_index': p002,
   '20261125_003_runbooks_name_index': p003,
   '20261125_004_runbooks_created_index': p004,
+  '20261125_005_jobs_finished_index': p005,
 };
