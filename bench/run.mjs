@@ -105,6 +105,13 @@ async function walk(token, firstUrl) {
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/** Runs both measurements of round `i`, the first one first in even rounds; resolves in the given order. */
+async function inOrder(i, [first, second]) {
+  if (i % 2 === 0) return [await first(), await second()];
+  const b = await second();
+  return [await first(), b];
+}
+
 async function benchEngine(engine) {
   log(`engine ${engine}: starting the platform`);
   const dataDir = await mkdtemp(join(tmpdir(), `runbook-bench-${engine}-`));
@@ -355,12 +362,16 @@ async function benchEngine(engine) {
       // Five rounds: at 10 connections a p50 moves by whole milliseconds when the machine hiccups.
       for (let i = 0; i < 5; i++) {
         const n = connections === 1 ? 500 : 400;
-        const viaHop = await sequentialLatency({ ...gatewayList, connections, n });
-        const inProcess = await sequentialLatency({ ...localList, connections, n });
+        // Alternating which goes first, so drift within a round does not always favour one side.
+        const [viaHop, inProcess] = await inOrder(i, [
+          () => sequentialLatency({ ...gatewayList, connections, n }),
+          () => sequentialLatency({ ...localList, connections, n }),
+        ]);
         rounds.push({
           platform_p50_ms: viaHop.p50,
           catalog_in_process_p50_ms: inProcess.p50,
           added_p50_ms: round(viaHop.p50 - inProcess.p50, 3),
+          platform_rps: viaHop.rps,
         });
       }
       results.service_hop[`c${connections}`] = {
@@ -371,20 +382,26 @@ async function benchEngine(engine) {
         `service hop at ${connections} connection(s): p50 added ${rounds.map((r) => r.added_p50_ms).join(', ')} ms (median ${results.service_hop[`c${connections}`].added_p50_ms})`,
       );
     }
-    // The same at 10 connections with the load paced (open loop) at half the platform's closed-loop
-    // rate at 10 connections (10 / its p50): what the hop adds when the machine is busy but not
+    // The same at 10 connections with the load paced (open loop) at half the platform's measured
+    // closed-loop throughput at 10 connections: what the hop adds when the machine is busy but not
     // saturated. Informative beside the verdict above, which is the saturated case.
     const c10 = results.service_hop.c10;
-    const pacedRate = Math.round((0.5 * 10 * 1000) / median(c10.rounds.map((r) => r.platform_p50_ms)));
+    const pacedRate = Math.round(0.5 * median(c10.rounds.map((r) => r.platform_rps)));
     const pacedRounds = [];
     for (let i = 0; i < 5; i++) {
-      const viaHop = await pacedLatency({ ...gatewayList, rate: pacedRate, connections: 10 });
-      const inProcess = await pacedLatency({ ...localList, rate: pacedRate, connections: 10 });
+      const [viaHop, inProcess] = await inOrder(i, [
+        () => pacedLatency({ ...gatewayList, rate: pacedRate, connections: 10 }),
+        () => pacedLatency({ ...localList, rate: pacedRate, connections: 10 }),
+      ]);
       pacedRounds.push({
         platform_p50_ms: viaHop.p50,
         catalog_in_process_p50_ms: inProcess.p50,
         added_p50_ms: round(viaHop.p50 - inProcess.p50, 3),
-        achieved_rps: [viaHop.achievedRate, inProcess.achievedRate],
+        achieved_rps: [viaHop.achievedRps, inProcess.achievedRps],
+        send_lag_p50_p99_ms: [
+          [viaHop.sendLagP50, viaHop.sendLagP99],
+          [inProcess.sendLagP50, inProcess.sendLagP99],
+        ],
       });
     }
     results.service_hop.c10_paced = {

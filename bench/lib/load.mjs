@@ -161,33 +161,50 @@ export async function sequentialLatency({ url, headers = {}, n = 500, warmup = 1
   const { Agent, request } = await import('undici');
   const dispatcher = new Agent({ connections });
   const times = [];
+  // Throughput over the measured requests: from the first measured start to the last answer.
+  let firstMeasured = Number.POSITIVE_INFINITY;
+  let lastDone = 0;
   const loop = async () => {
     for (let i = 0; i < n + warmup; i++) {
       const started = performance.now();
       const res = await request(url, { headers, dispatcher });
       await res.body.arrayBuffer();
       if (res.statusCode >= 400) throw new Error(`${url} answered ${res.statusCode}`);
-      if (i >= warmup) times.push(performance.now() - started);
+      if (i >= warmup) {
+        const done = performance.now();
+        times.push(done - started);
+        firstMeasured = Math.min(firstMeasured, started);
+        lastDone = Math.max(lastDone, done);
+      }
     }
   };
-  await Promise.all(Array.from({ length: connections }, loop));
-  await dispatcher.close();
+  try {
+    await Promise.all(Array.from({ length: connections }, loop));
+  } finally {
+    await dispatcher.destroy();
+  }
   times.sort((a, b) => a - b);
   return {
     p50: round(times[Math.floor(times.length / 2)], 3),
     p99: round(times[Math.floor(times.length * 0.99)], 3),
+    rps: Math.round((times.length * 1000) / (lastDone - firstMeasured)),
   };
 }
 
 /**
  * Median and p99 latency (ms, sub-millisecond) of an open-loop load: `connections` keep-alive
  * connections together sending `rate` requests per second on a fixed schedule (each connection
- * one every `connections / rate` s, staggered) for `seconds` after `warmupSeconds`. Latency is
- * counted from each request's *scheduled* start, so a response that comes late also charges the
- * requests queued behind it (no coordinated omission). Below the server's capacity this is the
- * latency a request sees on a machine that is busy but not saturated; `sequentialLatency` at the
- * same connection count measures the saturated case.
- * @returns {Promise<{p50:number,p99:number,sent:number,achievedRate:number}>}
+ * one every `connections / rate` s, staggered) for `seconds` after `warmupSeconds`. A request whose
+ * connection was still busy at its scheduled time is timed from that time, so a late answer also
+ * charges the requests queued behind it (no coordinated omission); one sent on an idle connection
+ * is timed from when it was really sent, so the generator's own timer error (Node timers fire up
+ * to a millisecond early or late) is not counted as the server's. Below the server's capacity this
+ * is the latency a request sees on a machine that is busy but not saturated; `sequentialLatency`
+ * at the same connection count measures the saturated case.
+ * @returns {Promise<{p50:number,p99:number,measured:number,achievedRps:number,sendLagP50:number,sendLagP99:number}>}
+ *   `achievedRps`: answers in the measured window ÷ its real length (below `rate` when the server
+ *   falls behind); `sendLag*`: ms between schedule and send on an idle connection (the generator's
+ *   accuracy).
  */
 export async function pacedLatency({ url, headers = {}, rate, connections = 10, seconds = 4, warmupSeconds = 1 }) {
   const { Agent, request } = await import('undici');
@@ -198,26 +215,49 @@ export async function pacedLatency({ url, headers = {}, rate, connections = 10, 
   const measureFrom = start + warmupSeconds * 1000;
   const end = measureFrom + seconds * 1000;
   const times = [];
+  const lags = [];
+  let lastDone = measureFrom;
+  let failed = false;
   const loop = async (i) => {
-    for (let k = 0; ; k++) {
+    let previousDone = 0;
+    for (let k = 0; !failed; k++) {
       const scheduled = start + (i * interval) / connections + k * interval;
       if (scheduled >= end) return;
       const wait = scheduled - performance.now();
       if (wait > 0) await sleep(wait);
+      const sent = performance.now();
+      const busy = previousDone > scheduled;
       const res = await request(url, { headers, dispatcher });
       await res.body.arrayBuffer();
       if (res.statusCode >= 400) throw new Error(`${url} answered ${res.statusCode}`);
-      if (scheduled >= measureFrom) times.push(performance.now() - scheduled);
+      previousDone = performance.now();
+      if (scheduled < measureFrom) continue;
+      times.push(previousDone - (busy ? scheduled : sent));
+      if (!busy) lags.push(sent - scheduled);
+      lastDone = Math.max(lastDone, previousDone);
     }
   };
-  await Promise.all(Array.from({ length: connections }, (_, i) => loop(i)));
-  await dispatcher.close();
+  try {
+    await Promise.all(
+      Array.from({ length: connections }, (_, i) =>
+        loop(i).catch((error) => {
+          failed = true;
+          throw error;
+        }),
+      ),
+    );
+  } finally {
+    await dispatcher.destroy();
+  }
   times.sort((a, b) => a - b);
+  lags.sort((a, b) => a - b);
   return {
     p50: round(times[Math.floor(times.length / 2)], 3),
     p99: round(times[Math.floor(times.length * 0.99)], 3),
-    sent: times.length,
-    achievedRate: Math.round(times.length / seconds),
+    measured: times.length,
+    achievedRps: Math.round((times.length * 1000) / (lastDone - measureFrom)),
+    sendLagP50: lags.length ? round(lags[Math.floor(lags.length / 2)], 3) : null,
+    sendLagP99: lags.length ? round(lags[Math.floor(lags.length * 0.99)], 3) : null,
   };
 }
 
