@@ -32,6 +32,23 @@ export function visibleWorkspaces(principal: Principal): 'all' | number[] {
   return [...new Set(principal.roles.map((r) => Number(r.workspace_id)))];
 }
 
+/**
+ * The workspace filter of a list for `principal`, given the workspace the caller asked for (if
+ * any): `{}` (everything), `{workspace_id}` (one workspace: an equality filter, which lets cursor
+ * pages seek the `(workspace_id, sort, id)` indexes), or `{workspace_ids}` (several, or none: `[]`
+ * when the workspace asked for is not visible).
+ */
+export function workspaceScope(
+  principal: Principal,
+  requested: number | undefined,
+): { workspace_id?: number; workspace_ids?: number[] } {
+  const visible = visibleWorkspaces(principal);
+  if (visible === 'all') return requested === undefined ? {} : { workspace_id: requested };
+  if (requested !== undefined) return visible.includes(requested) ? { workspace_id: requested } : { workspace_ids: [] };
+  const [only] = visible;
+  return visible.length === 1 && only !== undefined ? { workspace_id: only } : { workspace_ids: visible };
+}
+
 /** `true` when `principal` may see workspace `workspaceId`. */
 export function canSeeWorkspace(principal: Principal, workspaceId: number): boolean {
   const visible = visibleWorkspaces(principal);

@@ -14,7 +14,7 @@ import {
   sortSchema,
 } from '@runbook/contracts';
 import { z } from 'zod';
-import { assertVisible, visibleWorkspaces } from '../access.js';
+import { assertVisible, workspaceScope } from '../access.js';
 import { listRunEvents } from '../orchestration/events.service.js';
 import * as run from '../orchestration/run.service.js';
 import { authedProcedure, router } from '../trpc.js';
@@ -38,20 +38,18 @@ export const runbooksRouter = router({
       }),
     )
     .output(pageSchema(runbookDetailDto))
-    .query(({ ctx, input }) => {
-      const visible = visibleWorkspaces(ctx.principal);
-      return service.listRunbooks(
+    .query(({ ctx, input }) =>
+      service.listRunbooks(
         ctx.deps,
         {
-          workspace_id: input.workspace_id === undefined ? undefined : Number(input.workspace_id),
-          workspace_ids: visible === 'all' ? undefined : visible,
+          ...workspaceScope(ctx.principal, input.workspace_id === undefined ? undefined : Number(input.workspace_id)),
           stage: input.stage,
           is_template: input.is_template,
           sort: input.sort,
         },
         input.page,
-      );
-    }),
+      ),
+    ),
 
   /** One runbook. Input `{id}`. Output: RunbookDto. Errors: 404 (missing or not visible). */
   get: authedProcedure

@@ -107,6 +107,35 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
     expect(await codeOf(manager.runbooks.delete({ id: inB.id }))).toBe('ok');
   });
 
+  it('scopes lists to visible workspaces; one workspace is an equality filter (its index is sought)', async () => {
+    const wsC = (await manager.workspaces.create({ name: 'C' })).id;
+    const inA = await manager.runbooks.create({ workspace_id: wsA, name: 'Scoped in A' });
+    const inB = await manager.runbooks.create({ workspace_id: wsB, name: 'Scoped in B' });
+    const inC = await manager.runbooks.create({ workspace_id: wsC, name: 'Scoped in C' });
+    const names = async (caller: CatalogCaller, workspace_id?: string) => {
+      kit.queries.count = 0;
+      const page = await caller.runbooks.list({ workspace_id, page: { size: 100 } });
+      const sql = kit.queries.recent.at(-1)?.sql ?? '';
+      return { ids: page.items.map((r) => r.id).filter((id) => [inA.id, inB.id, inC.id].includes(id)), sql };
+    };
+    const onlyA = kit.as([{ role: 'developer', workspace_id: wsA }]);
+    const mine = await names(onlyA);
+    expect(mine.ids).toEqual([inA.id]);
+    expect(mine.sql).toMatch(/workspace_id["`]? = \?/);
+    expect(mine.sql).not.toMatch(/ in \(/i);
+    expect((await names(onlyA, wsA)).ids).toEqual([inA.id]);
+    expect((await names(onlyA, wsB)).ids).toEqual([]);
+    const aAndC = kit.as([
+      { role: 'developer', workspace_id: wsA },
+      { role: 'developer', workspace_id: wsC },
+    ]);
+    const both = await names(aAndC);
+    expect(both.ids).toEqual([inA.id, inC.id]);
+    expect(both.sql).toMatch(/ in \(/i);
+    expect((await names(aAndC, wsC)).sql).not.toMatch(/ in \(/i);
+    expect((await names(developer)).ids).toEqual([inA.id, inB.id, inC.id]);
+  });
+
   describe('keyset pagination', () => {
     let ws: string;
     let runbooks: RunbookDto[];
