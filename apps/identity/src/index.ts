@@ -1,6 +1,6 @@
 /** Identity entry point: parse env, build dependencies, migrate, bootstrap, serve. */
 import { join } from 'node:path';
-import { createCache } from '@runbook/cache';
+import { createCache, createRedisClient } from '@runbook/cache';
 import { parseEnv, redisKeySpaces } from '@runbook/config';
 import { createDb, databaseConfigFromEnv, migrateToLatest } from '@runbook/db';
 import { createLogger, stopOnSignals } from '@runbook/rpc';
@@ -27,6 +27,8 @@ const config = {
   webSessionTtlMs: env.WEB_SESSION_TTL_HOURS * 3_600_000,
 };
 let lastCacheWarning = 0;
+// One connection for both counters (sign-in attempts, authentication failures); the auth cache has its own.
+const counterRedis = env.REDIS_URL ? createRedisClient(env.REDIS_URL) : undefined;
 const deps: IdentityDeps = {
   db,
   // Redis when REDIS_URL is set: a revocation on one replica then clears the entry every replica reads.
@@ -42,14 +44,14 @@ const deps: IdentityDeps = {
   authFailures: createFailureCounter({
     threshold: config.authFailureThreshold,
     windowSeconds: env.AUTH_FAILURE_WINDOW_SECONDS,
-    redisUrl: env.REDIS_URL,
+    redis: counterRedis,
     keyPrefix: redisKeySpaces(env.REDIS_PREFIX).authFailures,
   }),
   // Redis when REDIS_URL is set: every replica counts the same failures.
   signInLimiter: createSignInLimiter({
     max: env.SIGN_IN_MAX_FAILURES,
     windowSeconds: 60,
-    redisUrl: env.REDIS_URL,
+    redis: counterRedis,
     keyPrefix: redisKeySpaces(env.REDIS_PREFIX).signIn,
   }),
   logger,

@@ -56,6 +56,9 @@ const failFastOptions = (commandTimeoutMs = 250): RedisOptions => ({
   lazyConnect: false,
 });
 
+/** The ioredis client {@link createRedisClient} returns, for code that is handed one. */
+export type { Redis as RedisClient } from 'ioredis';
+
 /**
  * A plain ioredis client with the fail-fast settings of {@link createRedisCache}: commands time out
  * after `commandTimeoutMs` (default 250 ms) and fail at once while disconnected, and it reconnects in

@@ -4,7 +4,7 @@
  * with an in-process counter as its insurance while Redis is unreachable (rejectIfRedisNotReady:
  * commands go to memory at once instead of waiting), or that in-process counter alone.
  */
-import { createRedisClient } from '@runbook/cache';
+import { createRedisClient, type RedisClient } from '@runbook/cache';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 
 /** Options of {@link createCounterStore}. */
@@ -13,8 +13,13 @@ export interface CounterStoreOptions {
   points: number;
   /** Window length in whole seconds, from a key's first count. */
   windowSeconds: number;
-  /** Redis URL shared by every identity replica; without it, counts stay in this process. */
+  /** Redis URL shared by every identity replica; without it (and `redis`), counts stay in this process. */
   redisUrl?: string | undefined;
+  /**
+   * A Redis client to count in instead of one of its own for `redisUrl`, so that several counters
+   * of a process share one connection (identity's sign-in limiter and failure counter do).
+   */
+  redis?: RedisClient | undefined;
   /** Redis key prefix, with or without its trailing `:`. */
   keyPrefix: string;
 }
@@ -24,7 +29,7 @@ export interface CounterStore {
   counter: RateLimiterMemory | RateLimiterRedis;
   /** Whether the shared store answers: Redis `PING` (false until connected), always true in memory. */
   ping(): Promise<boolean>;
-  /** Closes the Redis connection, if any. */
+  /** Closes the Redis connection, if any (a shared client: for every counter using it, at shutdown). */
   close(): Promise<void>;
 }
 
@@ -35,7 +40,7 @@ export function createCounterStore(options: CounterStoreOptions): CounterStore {
     duration: options.windowSeconds,
     keyPrefix: options.keyPrefix.replace(/:$/, ''),
   };
-  const redis = options.redisUrl ? createRedisClient(options.redisUrl) : undefined;
+  const redis = options.redis ?? (options.redisUrl ? createRedisClient(options.redisUrl) : undefined);
   const memory = new RateLimiterMemory(common);
   return {
     counter: redis

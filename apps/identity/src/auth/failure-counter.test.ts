@@ -1,6 +1,8 @@
+import { createRedisClient } from '@runbook/cache';
 import { redisTestUrl, testCaches, uniquePrefix } from '@runbook/cache/testing';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFailureCounter, type FailureCounter, type FailureCounterOptions } from './failure-counter.js';
+import { createSignInLimiter } from './sign-in-limiter.js';
 
 const open: FailureCounter[] = [];
 const counter = (options: FailureCounterOptions) => {
@@ -43,6 +45,27 @@ describe.runIf((await testCaches()).includes('redis'))('authentication failure c
     await whenShared(b);
     const reports = [await a.hit('k'), await b.hit('k'), await a.hit('k'), await b.hit('k'), await a.hit('k')];
     expect(reports).toEqual([null, null, null, 4, null]);
+  });
+
+  it("shares one Redis connection with the sign-in limiter when handed a client (identity's wiring)", async () => {
+    const client = createRedisClient(redisTestUrl());
+    const sent = vi.spyOn(client, 'sendCommand');
+    const keyPrefix = uniquePrefix();
+    const failures = counter({ threshold: 2, windowSeconds: 60, redis: client, keyPrefix: `${keyPrefix}f:` });
+    const signIns = createSignInLimiter({ max: 2, windowSeconds: 60, redis: client, keyPrefix: `${keyPrefix}s:` });
+    try {
+      await whenShared(failures);
+      sent.mockClear();
+      expect([await failures.hit('k'), await failures.hit('k')]).toEqual([null, 2]);
+      const afterFailures = sent.mock.calls.length;
+      expect(afterFailures).toBeGreaterThanOrEqual(2);
+      expect((await signIns.attempt('k')).attempts).toBe(1);
+      expect(sent.mock.calls.length).toBeGreaterThan(afterFailures);
+      // Both counted in Redis, each under its own prefix.
+      expect((await client.keys(`${keyPrefix}*`)).sort()).toHaveLength(2);
+    } finally {
+      await signIns.close();
+    }
   });
 
   it('keeps counting in process memory while Redis is unreachable', async () => {

@@ -8,6 +8,7 @@
  * identity replica; an in-process counter is its insurance while Redis is unreachable, and the
  * only counter without Redis (the embedded default runs one identity process).
  */
+import type { RedisClient } from '@runbook/cache';
 import { createCounterStore } from './counter-store.js';
 
 /** See {@link createFailureCounter}. */
@@ -32,6 +33,8 @@ export interface FailureCounterOptions {
   windowSeconds: number;
   /** Redis URL shared by every identity replica; without it, failures are counted in this process. */
   redisUrl?: string | undefined;
+  /** A Redis client to count in instead of one for `redisUrl` (shared by identity's counters). */
+  redis?: RedisClient | undefined;
   /** Redis key prefix, e.g. `runbook:identity:auth-failures:` (default `auth-failures:`). */
   keyPrefix?: string;
 }
@@ -43,6 +46,7 @@ export function createFailureCounter(options: FailureCounterOptions): FailureCou
     points: options.threshold,
     windowSeconds: options.windowSeconds,
     redisUrl: options.redisUrl,
+    redis: options.redis,
     keyPrefix: options.keyPrefix ?? 'auth-failures:',
   });
   return {

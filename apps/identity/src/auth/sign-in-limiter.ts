@@ -14,6 +14,7 @@
  * process). Keys are stored as the SHA-256 of the email and IP, never the email itself.
  */
 import { createHash } from 'node:crypto';
+import type { RedisClient } from '@runbook/cache';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import { createCounterStore } from './counter-store.js';
 
@@ -42,6 +43,8 @@ export interface SignInLimiterOptions {
   windowSeconds?: number;
   /** Redis URL shared by every identity replica; without it, attempts are counted in this process. */
   redisUrl?: string | undefined;
+  /** A Redis client to count in instead of one for `redisUrl` (shared by identity's counters). */
+  redis?: RedisClient | undefined;
   /** Redis key prefix, e.g. `runbook:identity:sign-in:` (default `sign-in:`). */
   keyPrefix?: string;
 }
@@ -56,6 +59,7 @@ export function createSignInLimiter(options: SignInLimiterOptions = {}): SignInL
     points: max,
     windowSeconds: options.windowSeconds ?? 60,
     redisUrl: options.redisUrl,
+    redis: options.redis,
     keyPrefix: options.keyPrefix ?? 'sign-in:',
   });
   const limiter = store.counter;
