@@ -1,14 +1,20 @@
 /** The settings shell: sign-in when there is no session, else the navigation and the current screen. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
+import { Account } from './Account';
 import { api, errorMessage, errorStatus, signIn, signOut } from './api';
 import { Parameters } from './Parameters';
 import { Tokens } from './Tokens';
 
-type Screen = 'parameters' | 'tokens';
+type Screen = 'parameters' | 'tokens' | 'account';
 
-const screenOfPath = (path: string): Screen => (path.startsWith('/settings/tokens') ? 'tokens' : 'parameters');
-const pathOfScreen: Record<Screen, string> = { parameters: '/settings/parameters', tokens: '/settings/tokens' };
+const screenOfPath = (path: string): Screen =>
+  path.startsWith('/settings/tokens') ? 'tokens' : path.startsWith('/settings/account') ? 'account' : 'parameters';
+const pathOfScreen: Record<Screen, string> = {
+  parameters: '/settings/parameters',
+  tokens: '/settings/tokens',
+  account: '/settings/account',
+};
 
 function SignIn() {
   const queryClient = useQueryClient();
@@ -128,8 +134,24 @@ export function App() {
         >
           User App Tokens
         </a>
+        <a
+          href={pathOfScreen.account}
+          aria-current={screen === 'account' ? 'page' : undefined}
+          onClick={(e) => {
+            e.preventDefault();
+            go('account');
+          }}
+        >
+          Account
+        </a>
       </nav>
-      {screen === 'parameters' ? <Parameters canEdit={canEditParameters} /> : <Tokens userId={user.id} />}
+      {screen === 'parameters' ? (
+        <Parameters canEdit={canEditParameters} />
+      ) : screen === 'tokens' ? (
+        <Tokens userId={user.id} />
+      ) : (
+        <Account userId={user.id} />
+      )}
     </div>
   );
 }

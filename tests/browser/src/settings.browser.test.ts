@@ -18,14 +18,17 @@ describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
   const screenshot = (name: string, target: Page = page) =>
     target.screenshot({ path: join(artifacts, `settings-${name}.png`), fullPage: true });
 
-  const newPage = async () => {
+  /** A new browser context and page; `expectedStatuses`: failed responses the test provokes on purpose. */
+  const newPage = async (expectedStatuses: number[] = []) => {
     const ctx = await (browser as Browser).newContext({ viewport: { width: 1280, height: 800 } });
     const p = await ctx.newPage();
     p.setDefaultTimeout(10_000);
     p.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     p.on('console', (message) => {
       // A 401 from users.me before sign-in is expected and logged by chromium as a failed resource.
-      if (message.type() === 'error' && !message.text().includes('401')) problems.push(`console: ${message.text()}`);
+      const expected = [401, ...expectedStatuses].some((status) => message.text().includes(`status of ${status}`));
+      if (message.type() === 'error' && !expected && !message.text().includes('401'))
+        problems.push(`console: ${message.text()}`);
     });
     p.on('response', (response) => {
       bodies.push(response.text().catch(() => ''));
@@ -328,6 +331,84 @@ describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
     await ctx.close();
   });
 
+  it("changes the signed-in user's password on the Account screen; other browsers are signed out", async () => {
+    const admin = { authorization: `Bearer ${platform.adminToken}`, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/core/users`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        data: {
+          type: 'user',
+          attributes: {
+            first_name: 'Carl',
+            last_name: 'Changer',
+            email: 'carl@example.com',
+            roles: [{ role: 'developer', workspace_id: null }],
+          },
+        },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const userId = ((await created.json()) as { data: { id: string } }).data.id;
+    const oldPassword = 'carl has an old password';
+    const newPassword = 'carl has a brand new password';
+    const set = await fetch(`${base}/trpc/users.setPassword`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ id: userId, password: oldPassword }),
+    });
+    expect(set.status).toBe(200);
+
+    const other = await newPage();
+    await signIn(other.p, 'carl@example.com', oldPassword);
+    await other.p.getByTestId('signed-in-user').waitFor();
+    const { ctx, p } = await newPage([422, 401]);
+    await signIn(p, 'carl@example.com', oldPassword);
+    await p.locator('nav a', { hasText: 'Account' }).click();
+    expect(new URL(p.url()).pathname).toBe('/settings/account');
+    const form = p.locator('form[aria-label="Change password"]');
+    const submit = form.locator('button[type=submit]');
+
+    // Mismatched repetition: explained at once, nothing sent.
+    await form.locator('input[name=current_password]').fill(oldPassword);
+    await form.locator('input[name=new_password]').fill(newPassword);
+    await form.locator('input[name=repeat_password]').fill(`${newPassword}!`);
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('do not match');
+    expect(await submit.isDisabled()).toBe(true);
+
+    // A wrong current password: identity's 422, shown as it comes; the password stays.
+    await form.locator('input[name=current_password]').fill('not my password at all');
+    await form.locator('input[name=repeat_password]').fill(newPassword);
+    await submit.click();
+    await expect.poll(() => form.getByRole('alert').textContent()).toContain('current password is incorrect');
+    await screenshot('12-password-refused', p);
+
+    await form.locator('input[name=current_password]').fill(oldPassword);
+    await submit.click();
+    await form.getByRole('status').waitFor();
+    expect(await form.getByRole('status').textContent()).toContain('Password changed');
+    expect(await form.locator('input[name=new_password]').inputValue()).toBe('');
+    await screenshot('13-password-changed', p);
+
+    // This browser stays signed in; the other one is signed out; only the new password signs in.
+    await p.locator('nav a', { hasText: 'User App Tokens' }).click();
+    await p.locator('h1', { hasText: 'User App Tokens' }).waitFor();
+    await other.p.reload();
+    await other.p.locator('form[aria-labelledby="sign-in-title"]').waitFor();
+    const signInStatus = async (password: string) =>
+      (
+        await fetch(`${base}/settings/api/sign-in`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'carl@example.com', password }),
+        })
+      ).status;
+    expect(await signInStatus(oldPassword)).toBe(401);
+    expect(await signInStatus(newPassword)).toBeLessThan(300);
+    await ctx.close();
+    await other.ctx.close();
+  });
+
   it('lays out on a narrow window', async () => {
     await page.setViewportSize({ width: 400, height: 800 });
     await page.locator('nav a', { hasText: 'System Parameters' }).click();
@@ -346,7 +427,7 @@ describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
     expect((await context.cookies(base)).find((c) => c.name === 'rb_session')).toBeUndefined();
     const res = await fetch(`${base}/core/me`, { headers: { cookie: `rb_session=${session}` } });
     expect(res.status).toBe(401);
-    await screenshot('12-signed-out');
+    await screenshot('14-signed-out');
     expect(problems).toEqual([]);
   });
 });
