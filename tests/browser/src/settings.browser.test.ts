@@ -44,6 +44,30 @@ describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
     await p.locator('button[type=submit]', { hasText: 'Sign in' }).click();
   };
 
+  /** Creates a global developer through the API (as the admin) with a web sign-in password. */
+  const createUser = async (first_name: string, last_name: string, email: string, password: string) => {
+    const admin = { authorization: `Bearer ${platform.adminToken}`, 'content-type': 'application/json' };
+    const created = await fetch(`${base}/core/users`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({
+        data: {
+          type: 'user',
+          attributes: { first_name, last_name, email, roles: [{ role: 'developer', workspace_id: null }] },
+        },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const userId = ((await created.json()) as { data: { id: string } }).data.id;
+    const set = await fetch(`${base}/trpc/users.setPassword`, {
+      method: 'POST',
+      headers: admin,
+      body: JSON.stringify({ id: userId, password }),
+    });
+    expect(set.status).toBe(200);
+    return userId;
+  };
+
   beforeAll(async () => {
     ({ platform, stop: stopPlatform } = await startBrowserPlatform('settings'));
     base = platform.gatewayUrl;
@@ -283,30 +307,8 @@ describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
 
   it('shows the list read-only to a user without integrations_admin', async () => {
     const admin = { authorization: `Bearer ${platform.adminToken}`, 'content-type': 'application/json' };
-    const created = await fetch(`${base}/core/users`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({
-        data: {
-          type: 'user',
-          attributes: {
-            first_name: 'Rita',
-            last_name: 'Reader',
-            email: 'rita@example.com',
-            roles: [{ role: 'developer', workspace_id: null }],
-          },
-        },
-      }),
-    });
-    expect(created.status).toBe(201);
-    const userId = ((await created.json()) as { data: { id: string } }).data.id;
     const password = 'rita has a long password';
-    const set = await fetch(`${base}/trpc/users.setPassword`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ id: userId, password }),
-    });
-    expect(set.status).toBe(200);
+    await createUser('Rita', 'Reader', 'rita@example.com', password);
     // A parameter to look at.
     await fetch(`${base}/core/system_parameters`, {
       method: 'POST',
@@ -332,32 +334,9 @@ describe.skipIf(!chromiumFound)('settings UI at /settings (chromium)', () => {
   });
 
   it("changes the signed-in user's password on the Account screen; other browsers are signed out", async () => {
-    const admin = { authorization: `Bearer ${platform.adminToken}`, 'content-type': 'application/json' };
-    const created = await fetch(`${base}/core/users`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({
-        data: {
-          type: 'user',
-          attributes: {
-            first_name: 'Carl',
-            last_name: 'Changer',
-            email: 'carl@example.com',
-            roles: [{ role: 'developer', workspace_id: null }],
-          },
-        },
-      }),
-    });
-    expect(created.status).toBe(201);
-    const userId = ((await created.json()) as { data: { id: string } }).data.id;
     const oldPassword = 'carl has an old password';
     const newPassword = 'carl has a brand new password';
-    const set = await fetch(`${base}/trpc/users.setPassword`, {
-      method: 'POST',
-      headers: admin,
-      body: JSON.stringify({ id: userId, password: oldPassword }),
-    });
-    expect(set.status).toBe(200);
+    await createUser('Carl', 'Changer', 'carl@example.com', oldPassword);
 
     const other = await newPage();
     await signIn(other.p, 'carl@example.com', oldPassword);
