@@ -11,6 +11,36 @@ import { api, errorMessage } from './api';
 /** Identity's minimum (apps/identity `PASSWORD_MIN_LENGTH`), checked here too for a quicker answer. */
 const PASSWORD_MIN_LENGTH = 12;
 
+/** A required password input with its label (and an optional hint under it). */
+function PasswordField(props: {
+  label: string;
+  name: string;
+  autoComplete: 'current-password' | 'new-password';
+  value: string;
+  onChange: (value: string) => void;
+  minLength?: number;
+  hint?: string;
+  invalid?: boolean;
+}) {
+  return (
+    <label>
+      {props.label}
+      <input
+        name={props.name}
+        type="password"
+        autoComplete={props.autoComplete}
+        required
+        minLength={props.minLength}
+        maxLength={256}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        aria-invalid={props.invalid}
+      />
+      {props.hint ? <span className="muted">{props.hint}</span> : null}
+    </label>
+  );
+}
+
 /** The Account screen of user `userId`. */
 export function Account({ userId }: { userId: string }) {
   const [current, setCurrent] = useState('');
@@ -42,43 +72,30 @@ export function Account({ userId }: { userId: string }) {
           browser signed in as you.
         </p>
         <form className="stacked-form" onSubmit={submit} aria-label="Change password">
-          <label>
-            Current password
-            <input
-              name="current_password"
-              type="password"
-              autoComplete="current-password"
-              required
-              value={current}
-              onChange={(e) => setCurrent(e.target.value)}
-            />
-          </label>
-          <label>
-            New password
-            <input
-              name="new_password"
-              type="password"
-              autoComplete="new-password"
-              required
-              minLength={PASSWORD_MIN_LENGTH}
-              maxLength={256}
-              value={next}
-              onChange={(e) => setNext(e.target.value)}
-            />
-            <span className="muted">At least {PASSWORD_MIN_LENGTH} characters.</span>
-          </label>
-          <label>
-            Repeat the new password
-            <input
-              name="repeat_password"
-              type="password"
-              autoComplete="new-password"
-              required
-              value={repeated}
-              onChange={(e) => setRepeated(e.target.value)}
-              aria-invalid={mismatch}
-            />
-          </label>
+          <PasswordField
+            label="Current password"
+            name="current_password"
+            autoComplete="current-password"
+            value={current}
+            onChange={setCurrent}
+          />
+          <PasswordField
+            label="New password"
+            name="new_password"
+            autoComplete="new-password"
+            value={next}
+            onChange={setNext}
+            minLength={PASSWORD_MIN_LENGTH}
+            hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+          />
+          <PasswordField
+            label="Repeat the new password"
+            name="repeat_password"
+            autoComplete="new-password"
+            value={repeated}
+            onChange={setRepeated}
+            invalid={mismatch}
+          />
           {mismatch ? (
             <p className="error" role="alert">
               The new passwords do not match.
