@@ -8,4 +8,5 @@ import type { CatalogRouter } from './router.js';
  */
 export const createCatalogClient = (baseUrl: string, serviceCredential?: string) =>
   createServiceClient<CatalogRouter>(baseUrl, serviceCredential);
+/** The client's type (e.g. for the gateway's deps). */
 export type CatalogClient = ReturnType<typeof createCatalogClient>;

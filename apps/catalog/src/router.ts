@@ -8,6 +8,7 @@ import { router } from './trpc.js';
 import { usagesRouter } from './usages/usages.router.js';
 import { workspacesRouter } from './workspaces/workspaces.router.js';
 
+/** Catalog's router: `workspaces`, `runbooks`, `tasks` (incl. run actions), `integrations`, `customFields`, `comments`, `usages` (where system parameters are used). Each procedure documents its input, output and errors. */
 export const catalogRouter = router({
   workspaces: workspacesRouter,
   runbooks: runbooksRouter,
@@ -18,4 +19,5 @@ export const catalogRouter = router({
   usages: usagesRouter,
 });
 
+/** The router's type, for typed clients. */
 export type CatalogRouter = typeof catalogRouter;

@@ -16,6 +16,7 @@ import { roleTypesRouter, userAppTokensRouter, usersRouter } from './resources/u
 import { workspacesRouter } from './resources/workspaces.router.js';
 import { router } from './trpc.js';
 
+/** The gateway's public router, served as REST under `/core/*` (each procedure's `meta.openapi`), at `/trpc` and described by `/openapi.json`; procedures forward to catalog, identity and secrets with the caller's credential. */
 export const gatewayRouter = router({
   workspaces: workspacesRouter,
   runbooks: runbooksRouter,
@@ -35,4 +36,5 @@ export const gatewayRouter = router({
 // Response documents are validated by the services that produce their data (see output-validation.ts).
 placeOutputValidation(gatewayRouter, outputValidationModeFromEnv());
 
+/** The router's type, for typed clients (`@runbook/client`). */
 export type GatewayRouter = typeof gatewayRouter;

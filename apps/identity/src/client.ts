@@ -14,6 +14,7 @@ import type { IdentityRouter } from './router.js';
 /** A typed tRPC client for identity at `baseUrl`, authenticating with `serviceCredential` by default. */
 export const createIdentityClient = (baseUrl: string, serviceCredential: string) =>
   createServiceClient<IdentityRouter>(baseUrl, serviceCredential);
+/** The client's type (e.g. for another service's deps). */
 export type IdentityClient = ReturnType<typeof createIdentityClient>;
 
 /** Entries of the in-process tier of {@link createCachedAuthenticator}, at most (least recently used go first). */

@@ -6,6 +6,7 @@ import { authRouter, userAppTokensRouter } from './tokens/tokens.router.js';
 import { router } from './trpc.js';
 import { usersRouter } from './users/users.router.js';
 
+/** Identity's router: `auth` (authenticate), `users`, `userAppTokens`, `teams`, `actionLogs`, `sessions` (settings UI sign-in). */
 export const identityRouter = router({
   auth: authRouter,
   users: usersRouter,
@@ -15,4 +16,5 @@ export const identityRouter = router({
   sessions: sessionsRouter,
 });
 
+/** The router's type, for typed clients. */
 export type IdentityRouter = typeof identityRouter;

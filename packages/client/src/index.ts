@@ -12,6 +12,7 @@
 import type { GatewayRouter } from '@runbook/gateway/router';
 import { createTRPCClient, httpBatchLink, httpLink, type TRPCClient } from '@trpc/client';
 
+/** Options of {@link createRunbookClient}. */
 export interface RunbookClientOptions {
   /** Gateway base URL, e.g. `http://127.0.0.1:3000` (`/trpc` is appended). */
   url: string;
@@ -34,5 +35,7 @@ export function createRunbookClient(options: RunbookClientOptions): TRPCClient<G
   return createTRPCClient<GatewayRouter>({ links: [link] });
 }
 
+/** The typed client {@link createRunbookClient} returns: one property per gateway namespace, `.query()`/`.mutate()` per procedure. */
 export type RunbookClient = TRPCClient<GatewayRouter>;
+/** The gateway router's type, for apps that build their own tRPC client or infer inputs and outputs. */
 export type { GatewayRouter };

@@ -35,6 +35,7 @@ export const allRoles = Object.keys(roleTable) as Role[];
 
 /** A role held globally (`workspace_id` null) or within one workspace. */
 export const roleAssignmentSchema = z.object({ role: roleSchema, workspace_id: z.string().nullable() });
+/** TypeScript type of {@link roleAssignmentSchema}. */
 export type RoleAssignment = z.infer<typeof roleAssignmentSchema>;
 
 /** Who is calling: a user (through a user app token) or another service (through a service credential). */
@@ -47,7 +48,9 @@ export const principalSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('service'), service: z.string() }),
 ]);
+/** Who is calling: a user (id and role assignments) or a service (its name); what `authenticate()` resolves a credential to. */
 export type Principal = z.infer<typeof principalSchema>;
+/** The user variant of {@link Principal}. */
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
 /**

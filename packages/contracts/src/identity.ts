@@ -33,6 +33,7 @@ export const userUpdateAttributes = z
       .meta({ description: 'Replaces every role assignment of the user (global_user_admin only).' }),
   })
   .meta({ id: 'UserUpdateAttributes' });
+/** TypeScript type of {@link userUpdateAttributes} after parsing. */
 export type UserUpdateInput = z.infer<typeof userUpdateAttributes>;
 
 // ── teams ────────────────────────────────────────────────────────────────────────────────────
@@ -40,6 +41,7 @@ export type UserUpdateInput = z.infer<typeof userUpdateAttributes>;
 /** Largest number of members a team may have. */
 export const TEAM_MEMBERS_MAX = 1000;
 
+/** Team attributes published by the team routes; timestamps ISO-8601 UTC. */
 export const teamAttributes = z
   .object({
     name: z.string(),
@@ -50,6 +52,7 @@ export const teamAttributes = z
   .meta({ id: 'TeamAttributes' });
 /** A team with the ids of its members (users), ascending. */
 export const teamDto = teamAttributes.extend({ id: idSchema, member_ids: z.array(idSchema) });
+/** TypeScript type of {@link teamDto}. */
 export type TeamDto = z.infer<typeof teamDto>;
 
 /** Fields accepted when creating a team. `name` is unique (case-sensitive). */
@@ -59,6 +62,7 @@ export const teamCreateAttributes = z
     description: z.string().max(5000).default('').meta({ example: 'Owns failovers of the payments database.' }),
   })
   .meta({ id: 'TeamCreateAttributes' });
+/** Fields accepted when updating a team; omitted fields keep their value. */
 export const teamUpdateAttributes = z
   .object({
     name: z.string().trim().min(1).max(100).optional(),
@@ -89,8 +93,10 @@ export const actionLogEventSchema = z.enum([
   'sign_in_failed',
   'password_changed',
 ]);
+/** TypeScript type of {@link actionLogEventSchema}. */
 export type ActionLogEvent = z.infer<typeof actionLogEventSchema>;
 
+/** Audit record attributes (`GET /core/action_logs`, reference API): the event, what it concerns, the acting service when no user acted, free-form `details`. */
 export const actionLogAttributes = z
   .object({
     event: actionLogEventSchema,
@@ -110,4 +116,5 @@ export const actionLogDto = actionLogAttributes.extend({
   user_id: idSchema.nullable(),
   actor_id: idSchema.nullable(),
 });
+/** TypeScript type of {@link actionLogDto}. */
 export type ActionLogDto = z.infer<typeof actionLogDto>;

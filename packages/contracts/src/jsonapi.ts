@@ -14,8 +14,9 @@ export const idSchema = z
 /** ISO-8601 UTC timestamp with milliseconds, e.g. `2026-11-21T10:00:00.000Z`. */
 export const timestampSchema = z.iso.datetime().meta({ example: '2026-11-21T10:00:00.000Z' });
 
-/** Default and maximum `page[size]`. */
+/** Default `page[size]` (DESIGN §3). */
 export const PAGE_SIZE_DEFAULT = 25;
+/** Largest `page[size]` accepted; a larger one is a 422 `validation_failed` (DESIGN §3). */
 export const PAGE_SIZE_MAX = 100;
 
 /**

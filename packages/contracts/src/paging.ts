@@ -11,6 +11,7 @@ export const pageRequestSchema = z.object({
   size: z.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
   after: z.string().max(512).optional(),
 });
+/** A page request as callers write it (defaults not yet applied): see {@link pageRequestSchema}. */
 export type PageRequest = z.input<typeof pageRequestSchema>;
 
 /** A page of items: `total` matching items, this page's `number`, and the cursor of the next page if any. */
@@ -22,6 +23,7 @@ export const pageSchema = <S extends z.ZodType>(item: S) =>
     total: z.number().int(),
     next_cursor: z.string().nullable(),
   });
+/** TypeScript type of a {@link pageSchema} page of `T`. */
 export interface Page<T> {
   items: T[];
   number: number;

@@ -18,7 +18,9 @@ export const workspaceAttributes = z
     updated_at: timestampSchema,
   })
   .meta({ id: 'WorkspaceAttributes' });
+/** A workspace as services exchange it: its attributes plus the `id` (string). */
 export const workspaceDto = workspaceAttributes.extend({ id: idSchema });
+/** TypeScript type of {@link workspaceDto}. */
 export type WorkspaceDto = z.infer<typeof workspaceDto>;
 
 /** Fields accepted when creating a workspace. */
@@ -41,6 +43,7 @@ export const runbookStageSchema = z.enum(['planning', 'active', 'paused', 'compl
 /** Run type of an active run. */
 export const runTypeSchema = z.enum(['live', 'rehearsal']);
 
+/** Runbook attributes published by `GET /core/runbooks[/{id}]`; `run_type` is null until the first run starts, timestamps are ISO-8601 UTC. */
 export const runbookAttributes = z
   .object({
     name: z.string(),
@@ -52,9 +55,12 @@ export const runbookAttributes = z
     updated_at: timestampSchema,
   })
   .meta({ id: 'RunbookAttributes' });
+/** A runbook as services exchange it: its attributes plus `id` and `workspace_id` (strings). */
 export const runbookDto = runbookAttributes.extend({ id: idSchema, workspace_id: idSchema });
+/** TypeScript type of {@link runbookDto}. */
 export type RunbookDto = z.infer<typeof runbookDto>;
 
+/** Fields accepted when creating a runbook (`POST /core/runbooks`); name 1–200 characters after trimming, description at most 20,000. */
 export const runbookCreateAttributes = z
   .object({
     name: z.string().trim().min(1).max(200).meta({ example: 'Q4 database failover' }),
@@ -62,6 +68,7 @@ export const runbookCreateAttributes = z
     is_template: z.boolean().default(false),
   })
   .meta({ id: 'RunbookCreateAttributes' });
+/** Fields accepted when updating a runbook (`PATCH /core/runbooks/{id}`); omitted fields keep their value. */
 export const runbookUpdateAttributes = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -73,6 +80,7 @@ export const runbookUpdateAttributes = z
 
 /** Task stages (reference API). "Skipped" is `complete` with `completion_type` `complete_skipped`. */
 export const taskStageSchema = z.enum(['not_startable', 'startable', 'in_progress', 'complete']);
+/** How a complete task completed (reference API): normally, skipped (with a comment), abandoned, or by itself (`complete_auto`); null until complete. */
 export const completionTypeSchema = z.enum([
   'complete_normal',
   'complete_skipped',
@@ -80,6 +88,7 @@ export const completionTypeSchema = z.enum([
   'complete_auto',
 ]);
 
+/** Task attributes published by the task routes: `duration` in seconds, `start_actual`/`end_actual` null until the task starts/ends, timestamps ISO-8601 UTC. */
 export const taskAttributes = z
   .object({
     name: z.string(),
@@ -95,13 +104,16 @@ export const taskAttributes = z
     updated_at: timestampSchema,
   })
   .meta({ id: 'TaskAttributes' });
+/** A task as services exchange it: its attributes plus `id`, `runbook_id` and `predecessor_ids` (strings). */
 export const taskDto = taskAttributes.extend({
   id: idSchema,
   runbook_id: idSchema,
   predecessor_ids: z.array(idSchema),
 });
+/** TypeScript type of {@link taskDto}. */
 export type TaskDto = z.infer<typeof taskDto>;
 
+/** Fields accepted when creating a task: name 1–200 characters, `duration` 0–31,536,000 seconds (default 0). */
 export const taskCreateAttributes = z
   .object({
     name: z.string().trim().min(1).max(200).meta({ example: 'Stop writes on the primary' }),
@@ -111,6 +123,7 @@ export const taskCreateAttributes = z
     auto_finish: z.boolean().default(false),
   })
   .meta({ id: 'TaskCreateAttributes' });
+/** Fields accepted when updating a task; omitted fields keep their value (same limits as {@link taskCreateAttributes}). */
 export const taskUpdateAttributes = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -125,16 +138,19 @@ export const taskUpdateAttributes = z
 
 /** System name rule (DESIGN §5): lower-case letter first, then lower-case letters, digits, underscores; ≤ 64. */
 export const SYSTEM_NAME_PATTERN = /^[a-z][a-z0-9_]*$/;
+/** Longest system name, in characters (DESIGN §5). */
 export const SYSTEM_NAME_MAX = 64;
 /** Largest value accepted, in bytes of UTF-8. */
 export const SYSTEM_PARAMETER_VALUE_MAX_BYTES = 16_384;
 
+/** A system parameter's system name: {@link SYSTEM_NAME_PATTERN}, at most {@link SYSTEM_NAME_MAX} characters; immutable once created. */
 export const systemNameSchema = z
   .string()
   .max(SYSTEM_NAME_MAX, `must be at most ${SYSTEM_NAME_MAX} characters`)
   .regex(SYSTEM_NAME_PATTERN, 'must start with a lower-case letter and contain only a–z, 0–9 and _')
   .meta({ example: 'payments_api_key' });
 
+/** System parameter attributes as every read API returns them: `value` is null for a secret parameter (write-only), `version` increments on each change. */
 export const systemParameterAttributes = z
   .object({
     name: systemNameSchema,
@@ -148,9 +164,12 @@ export const systemParameterAttributes = z
     updated_by: z.string().nullable().meta({ description: 'Id of the user who last changed it.' }),
   })
   .meta({ id: 'SystemParameterAttributes' });
+/** A system parameter as services exchange it: its attributes plus `id` (string); never a secret's value. */
 export const systemParameterDto = systemParameterAttributes.extend({ id: idSchema });
+/** TypeScript type of {@link systemParameterDto}. */
 export type SystemParameterDto = z.infer<typeof systemParameterDto>;
 
+/** Fields accepted when creating a system parameter: `secret` defaults to true, `value` at most {@link SYSTEM_PARAMETER_VALUE_MAX_BYTES} bytes of UTF-8. */
 export const systemParameterCreateAttributes = z
   .object({
     name: systemNameSchema,
@@ -163,6 +182,7 @@ export const systemParameterCreateAttributes = z
     secret: z.boolean().default(true),
   })
   .meta({ id: 'SystemParameterCreateAttributes' });
+/** Fields accepted when updating a system parameter (the name is immutable); omitted fields keep their value. */
 export const systemParameterUpdateAttributes = z
   .object({
     display_name: z.string().trim().min(1).max(200).optional(),
@@ -173,6 +193,7 @@ export const systemParameterUpdateAttributes = z
 
 /** Where a resolved template is used; decides escaping (DESIGN §5). */
 export const templateContextSchema = z.enum(['text', 'url', 'header', 'json']);
+/** TypeScript type of {@link templateContextSchema}. */
 export type TemplateContext = z.infer<typeof templateContextSchema>;
 
 /** A masked preview of a template. */
@@ -188,6 +209,7 @@ export const previewResultSchema = z
 
 // ── users and tokens ─────────────────────────────────────────────────────────────────────────
 
+/** User attributes: `name` is first and last name joined, `roles` the user's global and workspace-scoped role assignments. */
 export const userAttributes = z
   .object({
     first_name: z.string(),
@@ -200,9 +222,12 @@ export const userAttributes = z
     updated_at: timestampSchema,
   })
   .meta({ id: 'UserAttributes' });
+/** A user as services exchange it: its attributes plus `id` (string). */
 export const userDto = userAttributes.extend({ id: idSchema });
+/** TypeScript type of {@link userDto}. */
 export type UserDto = z.infer<typeof userDto>;
 
+/** User app token attributes; the token itself is shown once at creation and never again (only `token_prefix` is kept readable). */
 export const userAppTokenAttributes = z
   .object({
     label: z.string(),
@@ -213,9 +238,12 @@ export const userAppTokenAttributes = z
     revoked_at: timestampSchema.nullable(),
   })
   .meta({ id: 'UserAppTokenAttributes' });
+/** A user app token as services exchange it: its attributes plus `id` and `user_id` (strings); never the token. */
 export const userAppTokenDto = userAppTokenAttributes.extend({ id: idSchema, user_id: idSchema });
+/** TypeScript type of {@link userAppTokenDto}. */
 export type UserAppTokenDto = z.infer<typeof userAppTokenDto>;
 
+/** Fields accepted when creating a user app token: a label of 1–100 characters and an optional `expires_at` (ISO-8601; omitted: never expires). */
 export const userAppTokenCreateAttributes = z
   .object({
     label: z.string().trim().min(1).max(100).meta({ example: 'CI pipeline' }),

@@ -20,6 +20,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { createPool } from 'mysql2';
 
+/** Kysely's migration type: `{ up(db), down?(db) }`, as each service's migration files export. */
 export type { Migration };
 export { sql };
 
