@@ -20,8 +20,8 @@
  * closed-loop rate — the verdict: what the hop adds on a busy machine that is not saturated — and,
  * informative, at 1 connection and at 10 in a closed loop (saturated: there the figure is the
  * difference between one process and two sharing two cores, not the hop; see docs/performance.md).
- * Paging: 100,000 runbooks in one workspace, links.next walked to the end, then an early and a late
- * cursor page requested alternately (ratio late / early).
+ * Paging: 100,000 runbooks in one workspace, links.next walked to the end, then an early, a middle
+ * and a late cursor page requested alternately (ratios middle / early and late / early).
  * Memory: each service's RSS; with --soak, after 100,000 and after 1,000,000 requests.
  * Also runs bench/resolver.bench.mjs, bench/orchestration.bench.mjs and bench/hop.bench.mjs.
  */
