@@ -10,7 +10,7 @@ import {
   unauthorized,
   unprocessable,
 } from '@runbook/contracts';
-import type { Dialect } from '@runbook/db';
+import { type Dialect, dialectOf } from '@runbook/db';
 import { createTestDatabase } from '@runbook/db/testing';
 import { createLogger } from '@runbook/rpc';
 import { TRPCError } from '@trpc/server';
@@ -237,8 +237,8 @@ export async function createCatalogTestKit(dialect: Dialect): Promise<CatalogTes
 }
 
 /**
- * Inserts `count` rows made by `row(i)` into `table` (batches of 1,000) and refreshes MariaDB's
- * statistics: the data set of a plan test. MySQL kits only.
+ * Inserts `count` rows made by `row(i)` into `table` (batches of 1,000) and refreshes the
+ * database's statistics (`ANALYZE`): the data set of a plan test.
  */
 export async function insertMany(
   kit: CatalogTestKit,
@@ -253,7 +253,9 @@ export async function insertMany(
       .values(rows as never)
       .execute();
   }
-  await kit.deps.db.executeQuery(CompiledQuery.raw(`ANALYZE TABLE \`${table}\``));
+  await kit.deps.db.executeQuery(
+    CompiledQuery.raw(dialectOf(kit.deps.db) === 'mysql' ? `ANALYZE TABLE \`${table}\`` : `ANALYZE "${table}"`),
+  );
 }
 
 /**
@@ -293,6 +295,41 @@ export async function expectCursorPagesToSeek(
   const plan = firstTable(JSON.parse(result.rows[0]?.EXPLAIN ?? '{}')) ?? {};
   expect(plan.access_type, JSON.stringify(plan)).toBe('range');
   expect((plan.used_key_parts as string[] | undefined)?.slice(0, keyParts.length)).toEqual(keyParts);
+}
+
+/** One row of MariaDB's tabular `EXPLAIN`. */
+export interface ExplainRow {
+  select_type: string;
+  table: string;
+  type: string | null;
+  key: string | null;
+  Extra: string | null;
+}
+
+/**
+ * MariaDB's tabular `EXPLAIN` of the latest recorded query whose SQL satisfies `which` (run again
+ * under `EXPLAIN` with its parameters). MySQL kits only.
+ */
+export async function explainLatest(kit: CatalogTestKit, which: (sql: string) => boolean): Promise<ExplainRow[]> {
+  const query = kit.queries.recent.findLast((q) => which(q.sql));
+  expect(query).toBeDefined();
+  const result = await kit.deps.db.executeQuery<ExplainRow>(
+    CompiledQuery.raw(`EXPLAIN ${query?.sql}`, [...(query?.parameters ?? [])]),
+  );
+  return result.rows;
+}
+
+/** SQLite's `EXPLAIN QUERY PLAN` of the latest recorded query whose SQL satisfies `which`. SQLite kits only. */
+export async function explainQueryPlan(
+  kit: CatalogTestKit,
+  which: (sql: string) => boolean,
+): Promise<Array<{ id: number; parent: number; detail: string }>> {
+  const query = kit.queries.recent.findLast((q) => which(q.sql));
+  expect(query).toBeDefined();
+  const result = await kit.deps.db.executeQuery<{ id: number; parent: number; detail: string }>(
+    CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query?.sql}`, [...(query?.parameters ?? [])]),
+  );
+  return result.rows;
 }
 
 /** The tRPC code a call fails with, or `'ok'`. */

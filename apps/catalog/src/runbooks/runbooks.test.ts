@@ -8,6 +8,8 @@ import {
   codeOf,
   createCatalogTestKit,
   expectCursorPagesToSeek,
+  explainLatest,
+  explainQueryPlan,
   insertMany,
 } from '../test-support.js';
 
@@ -168,21 +170,37 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
       expect(seen).toEqual(expectedOrder(runbooks, sort));
     });
 
-    it('serves page[number] as an offset', async () => {
-      const order = expectedOrder(runbooks, '-name');
-      const third = await developer.runbooks.list({ workspace_id: ws, sort: '-name', page: { number: 3, size: 7 } });
-      expect(third).toMatchObject({ number: 3, total: 60 });
-      expect(third.items.map((r) => r.id)).toEqual(order.slice(14, 21));
+    it.each(SORTS)('serves page[number] as an offset in sort %s', async (sort) => {
+      const order = expectedOrder(runbooks, sort);
+      for (let number = 1; number <= 9; number++) {
+        const page = await developer.runbooks.list({ workspace_id: ws, sort, page: { number, size: 7 } });
+        expect(page).toMatchObject({ number, size: 7, total: 60 });
+        expect(page.items.map((r) => r.id)).toEqual(order.slice((number - 1) * 7, number * 7));
+        expect(page.next_cursor === null).toBe(number === 9);
+      }
+      const third = await developer.runbooks.list({ workspace_id: ws, sort, page: { number: 3, size: 7 } });
       const fourth = await developer.runbooks.list({
         workspace_id: ws,
-        sort: '-name',
+        sort,
         page: { size: 7, after: third.next_cursor ?? '' },
       });
+      expect(fourth).toMatchObject({ number: 4, total: 60 });
       expect(fourth.items.map((r) => r.id)).toEqual(order.slice(21, 28));
-      const last = await developer.runbooks.list({ workspace_id: ws, sort: '-name', page: { number: 9, size: 7 } });
-      expect(last.items.map((r) => r.id)).toEqual(order.slice(56));
-      expect(last.next_cursor).toBeNull();
-      expect((await developer.runbooks.list({ workspace_id: ws, page: { number: 10, size: 7 } })).items).toEqual([]);
+      const past = await developer.runbooks.list({ workspace_id: ws, sort, page: { number: 10, size: 7 } });
+      expect(past).toMatchObject({ items: [], number: 10, total: 60, next_cursor: null });
+      // Filters apply to the skipped entries too: page 2 of the templates is templates only.
+      const templates = expectedOrder(
+        runbooks.filter((r) => r.is_template),
+        sort,
+      );
+      const second = await developer.runbooks.list({
+        workspace_id: ws,
+        sort,
+        is_template: true,
+        page: { number: 2, size: 4 },
+      });
+      expect(second).toMatchObject({ number: 2, total: 10 });
+      expect(second.items.map((r) => r.id)).toEqual(templates.slice(4, 8));
     });
 
     it('filters and counts', async () => {
@@ -245,6 +263,59 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
       },
     );
 
+    it('reads a deep page[number] through the sort index for the ids alone, then the rows by id', async () => {
+      const deep = (await manager.workspaces.create({ name: 'Deep offsets' })).id;
+      await insertMany(kit, 'runbooks', 6000, (i) => ({
+        workspace_id: Number(deep),
+        name: `Deep ${String((i * 7919) % 6000).padStart(5, '0')}`,
+        description: '',
+        is_template: 0,
+        run_type: null,
+        created_at: kit.clock.now + (i % 97),
+        updated_at: kit.clock.now,
+      }));
+      for (const [sort, column, direction, index] of [
+        ['id', 'id', 'asc', 'runbooks_workspace_id'],
+        ['name', 'name', 'asc', 'runbooks_workspace_name_id'],
+        ['-created_at', 'created_at', 'desc', 'runbooks_workspace_created_id'],
+      ] as const) {
+        const page = await developer.runbooks.list({ workspace_id: deep, sort, page: { number: 200, size: 25 } });
+        expect(page).toMatchObject({ number: 200, total: 6000 });
+        // The same page as a plain OFFSET reads it.
+        const plain = await kit.deps.db
+          .selectFrom('runbooks')
+          .select('id')
+          .where('workspace_id', '=', Number(deep))
+          .orderBy(column, direction)
+          .orderBy('id', direction)
+          .limit(25)
+          .offset(199 * 25)
+          .execute();
+        expect(page.items.map((r) => r.id)).toEqual(plain.map((r) => String(r.id)));
+        const offsetPage = (sql: string) => sql.startsWith('select *') && sql.includes(' offset ');
+        if (dialect === 'mysql') {
+          // Before: one `range` over whole rows of the workspace up to the page. Now a derived table
+          // of ids read from the sort's index alone (`Using index`), then each row by primary key.
+          const plan = await explainLatest(kit, offsetPage);
+          const ids = plan.find((row) => row.select_type === 'DERIVED');
+          expect(ids, JSON.stringify(plan)).toMatchObject({ table: 'runbooks', key: index });
+          expect(ids?.Extra, JSON.stringify(plan)).toContain('Using index');
+          const rows = plan.find((row) => row.select_type !== 'DERIVED' && row.table === 'runbooks');
+          expect(rows, JSON.stringify(plan)).toMatchObject({ type: 'eq_ref', key: 'PRIMARY' });
+        } else {
+          // SQLite: the ids (a covering scan of the sort's index) drive the loop, each row found by rowid.
+          const plan = (await explainQueryPlan(kit, offsetPage)).map((row) => row.detail);
+          expect(plan, JSON.stringify(plan)).toContain(
+            `SEARCH runbooks USING COVERING INDEX ${index} (workspace_id=?)`,
+          );
+          const scan = plan.findIndex((detail) => /^SCAN .*page_ids/.test(detail));
+          const byRowid = plan.findIndex((detail) => /^SEARCH runbooks USING INTEGER PRIMARY KEY/.test(detail));
+          expect(scan, JSON.stringify(plan)).toBeGreaterThanOrEqual(0);
+          expect(byRowid, JSON.stringify(plan)).toBeGreaterThan(scan);
+        }
+      }
+    });
+
     it('costs one database round trip per page, counting included', async () => {
       for (const sort of SORTS) {
         kit.queries.count = 0;
@@ -253,6 +324,9 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
         expect(kit.queries.count).toBe(1);
         kit.queries.count = 0;
         await developer.runbooks.list({ workspace_id: ws, sort, page: { size: 10, after: first.next_cursor ?? '' } });
+        expect(kit.queries.count).toBe(1);
+        kit.queries.count = 0;
+        await developer.runbooks.list({ workspace_id: ws, sort, page: { number: 3, size: 10 } });
         expect(kit.queries.count).toBe(1);
       }
     });
