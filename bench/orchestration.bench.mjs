@@ -211,14 +211,12 @@ export async function runOrchestrationBench({ quick = false } = {}) {
         }
       }
     }
-    /** The median run of `mode` at `n` tasks (by ms per task). */
+    /** The median run of `mode` at `n` tasks (by ms per task), with how many runs it is the median of. */
     const medianRun = (mode, n) => {
       const of = runs.filter((r) => r.mode === mode && r.tasks === n).sort((a, b) => a.ms_per_task - b.ms_per_task);
-      return of[Math.floor(of.length / 2)];
+      return { ...of[Math.floor(of.length / 2)], runs: of.length };
     };
-    const medians = ['auto', 'manual'].flatMap((mode) =>
-      sizes.map((n) => ({ ...medianRun(mode, n), runs: runs.filter((r) => r.mode === mode && r.tasks === n).length })),
-    );
+    const medians = ['auto', 'manual'].flatMap((mode) => sizes.map((n) => medianRun(mode, n)));
     const ratio = (mode) => {
       const [small, large] = sizes.map((n) => medianRun(mode, n));
       return Number((large.ms_per_task / small.ms_per_task).toFixed(3));

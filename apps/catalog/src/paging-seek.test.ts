@@ -1,8 +1,8 @@
 /**
  * Every keyset-paged list whose cursor pages carry a seek index (KeysetSort.seekIndex): on MySQL the
  * cursor page, and the ids of an offset page, name the index (`FORCE INDEX`, which fails the query
- * if the index does not exist) and run; on SQLite no hint is added. The plans themselves are checked in runbooks.test.ts and
- * tasks.test.ts, where there is data enough for MariaDB to choose badly.
+ * if the index does not exist) and run; on SQLite no hint is added. The plans themselves are checked
+ * in runbooks.test.ts and tasks.test.ts, where there is data enough for MariaDB to choose badly.
  */
 import { testDialects } from '@runbook/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -306,30 +306,28 @@ export interface ExplainRow {
   Extra: string | null;
 }
 
-/**
- * MariaDB's tabular `EXPLAIN` of the latest recorded query whose SQL satisfies `which` (run again
- * under `EXPLAIN` with its parameters). MySQL kits only.
- */
-export async function explainLatest(kit: CatalogTestKit, which: (sql: string) => boolean): Promise<ExplainRow[]> {
-  const query = kit.queries.recent.findLast((q) => which(q.sql));
-  expect(query).toBeDefined();
-  const result = await kit.deps.db.executeQuery<ExplainRow>(
-    CompiledQuery.raw(`EXPLAIN ${query?.sql}`, [...(query?.parameters ?? [])]),
-  );
-  return result.rows;
+/** One row of SQLite's `EXPLAIN QUERY PLAN`. */
+export interface QueryPlanRow {
+  id: number;
+  parent: number;
+  detail: string;
 }
 
-/** SQLite's `EXPLAIN QUERY PLAN` of the latest recorded query whose SQL satisfies `which`. SQLite kits only. */
-export async function explainQueryPlan(
+/**
+ * The plan of the latest recorded query whose SQL satisfies `which`, run again with its parameters
+ * under MariaDB's tabular `EXPLAIN` or SQLite's `EXPLAIN QUERY PLAN` (the kit's dialect decides).
+ */
+export async function explainLatest(
   kit: CatalogTestKit,
   which: (sql: string) => boolean,
-): Promise<Array<{ id: number; parent: number; detail: string }>> {
+): Promise<ExplainRow[] | QueryPlanRow[]> {
   const query = kit.queries.recent.findLast((q) => which(q.sql));
   expect(query).toBeDefined();
-  const result = await kit.deps.db.executeQuery<{ id: number; parent: number; detail: string }>(
-    CompiledQuery.raw(`EXPLAIN QUERY PLAN ${query?.sql}`, [...(query?.parameters ?? [])]),
+  const explain = dialectOf(kit.deps.db) === 'mysql' ? 'EXPLAIN' : 'EXPLAIN QUERY PLAN';
+  const result = await kit.deps.db.executeQuery<ExplainRow | QueryPlanRow>(
+    CompiledQuery.raw(`${explain} ${query?.sql}`, [...(query?.parameters ?? [])]),
   );
-  return result.rows;
+  return result.rows as ExplainRow[] | QueryPlanRow[];
 }
 
 /** The tRPC code a call fails with, or `'ok'`. */

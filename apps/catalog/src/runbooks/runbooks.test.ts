@@ -7,10 +7,11 @@ import {
   type CatalogTestKit,
   codeOf,
   createCatalogTestKit,
+  type ExplainRow,
   expectCursorPagesToSeek,
   explainLatest,
-  explainQueryPlan,
   insertMany,
+  type QueryPlanRow,
 } from '../test-support.js';
 
 const SORTS = ['name', '-name', 'created_at', '-created_at', 'id', '-id'] as const;
@@ -296,7 +297,7 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
         if (dialect === 'mysql') {
           // Before: one `range` over whole rows of the workspace up to the page. Now a derived table
           // of ids read from the sort's index alone (`Using index`), then each row by primary key.
-          const plan = await explainLatest(kit, offsetPage);
+          const plan = (await explainLatest(kit, offsetPage)) as ExplainRow[];
           const ids = plan.find((row) => row.select_type === 'DERIVED');
           expect(ids, JSON.stringify(plan)).toMatchObject({ table: 'runbooks', key: index });
           expect(ids?.Extra, JSON.stringify(plan)).toContain('Using index');
@@ -304,7 +305,7 @@ describe.each(await testDialects())('runbooks on %s', (dialect) => {
           expect(rows, JSON.stringify(plan)).toMatchObject({ type: 'eq_ref', key: 'PRIMARY' });
         } else {
           // SQLite: the ids (a covering scan of the sort's index) drive the loop, each row found by rowid.
-          const plan = (await explainQueryPlan(kit, offsetPage)).map((row) => row.detail);
+          const plan = ((await explainLatest(kit, offsetPage)) as QueryPlanRow[]).map((row) => row.detail);
           expect(plan, JSON.stringify(plan)).toContain(
             `SEARCH runbooks USING COVERING INDEX ${index} (workspace_id=?)`,
           );
